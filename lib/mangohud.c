@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "mangohud.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+
+const char gs_mh_frame_header[] =
+	"fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp,"
+	"gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,"
+	"swap_used,process_rss,cpu_mhz,elapsed";
+
+#define MAX_COLS 64
+
+static int errf(char *err, size_t errlen, const char *path, size_t line,
+		const char *fmt, ...)
+{
+	int n;
+	va_list ap;
+
+	if (line)
+		n = snprintf(err, errlen, "%s:%zu: ", path, line);
+	else
+		n = snprintf(err, errlen, "%s: ", path);
+	if (n >= 0 && (size_t)n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Splits a CSV line in place on commas (MangoHud never quotes fields). */
+static size_t split_csv(char *line, char **fields, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *c = strchr(p, ',');
+
+		if (n < max)
+			fields[n] = gs_trim(p);
+		n++;
+		if (!c)
+			break;
+		*c = '\0';
+		p = c + 1;
+	}
+	return n;
+}
+
+static int col_index(char **names, size_t n, const char *want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], want))
+			return (int)i;
+	return -1;
+}
+
+static void copy_sysinfo(struct gs_mh_sysinfo *sys, char **names,
+			 char **vals, size_t n)
+{
+	struct {
+		const char *name;
+		char *dst;
+		size_t len;
+	} map[] = {
+		{ "os", sys->os, sizeof(sys->os) },
+		{ "cpu", sys->cpu, sizeof(sys->cpu) },
+		{ "gpu", sys->gpu, sizeof(sys->gpu) },
+		{ "ram", sys->ram, sizeof(sys->ram) },
+		{ "kernel", sys->kernel, sizeof(sys->kernel) },
+		{ "driver", sys->driver, sizeof(sys->driver) },
+		{ "cpuscheduler", sys->cpuscheduler, sizeof(sys->cpuscheduler) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
+		int c = col_index(names, n, map[i].name);
+
+		if (c >= 0)
+			gs_strlcpy(map[i].dst, vals[c], map[i].len);
+	}
+}
+
+static int push_row(struct gs_mh_log *log, size_t *cap, double ft,
+		    uint64_t el)
+{
+	if (log->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 4096;
+		double *nf = realloc(log->frametime_ms, nc * sizeof(*nf));
+		uint64_t *ne;
+
+		if (!nf)
+			return -1;
+		log->frametime_ms = nf;
+		ne = realloc(log->elapsed_ns, nc * sizeof(*ne));
+		if (!ne)
+			return -1;
+		log->elapsed_ns = ne;
+		*cap = nc;
+	}
+	log->frametime_ms[log->n] = ft;
+	log->elapsed_ns[log->n] = el;
+	log->n++;
+	return 0;
+}
+
+static int parse_num_field(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || *end || !isfinite(*out)) ? -1 : 0;
+}
+
+/* Decides ms vs us and per-frame vs sampled from the data itself. */
+static void classify(struct gs_mh_log *log, const double *fps_col,
+		     bool has_fps)
+{
+	size_t n = log->n;
+	double *tmp = malloc(n * sizeof(*tmp));
+	double med;
+
+	log->unit = GS_MH_MS;
+	log->per_frame = true;
+	if (!tmp || !n) {
+		free(tmp);
+		return;
+	}
+	/* fps x frametime is ~1000 for ms and ~1e6 for us */
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = has_fps ? fps_col[i] * log->frametime_ms[i]
+				 : log->frametime_ms[i];
+	gs_sort_doubles(tmp, n);
+	med = gs_pct_linear(tmp, n, 50);
+	if (has_fps)
+		log->unit = med > 31622.8 ? GS_MH_US : GS_MH_MS; /* sqrt(1e3*1e6) */
+	else
+		log->unit = med > 500.0 ? GS_MH_US : GS_MH_MS;
+	free(tmp);
+	if (log->unit == GS_MH_US)
+		for (size_t i = 0; i < n; i++)
+			log->frametime_ms[i] /= 1000.0;
+
+	/* Per-frame rows: frame times add up to the elapsed span. */
+	if (log->has_elapsed && n >= 3) {
+		double span = (double)(log->elapsed_ns[n - 1] -
+				       log->elapsed_ns[0]) / 1e6;
+		double sum = 0;
+
+		for (size_t i = 1; i < n; i++)
+			sum += log->frametime_ms[i];
+		if (span > 0 && fabs(sum / span - 1.0) > 0.25)
+			log->per_frame = false;
+	}
+}
+
+int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
+	       size_t errlen)
+{
+	char *line = NULL, *hdr_copy = NULL, *sys_names_copy = NULL;
+	char *names[MAX_COLS], *fields[MAX_COLS], *sys_names[MAX_COLS];
+	size_t linecap = 0, lineno = 0, ncols = 0, nsys = 0, cap = 0;
+	size_t fps_cap = 0;
+	double *fps_col = NULL;
+	int c_ft = -1, c_fps = -1, c_el = -1, rc = -1;
+	bool expect_sysvals = false;
+	ssize_t len;
+
+	memset(log, 0, sizeof(*log));
+	while ((len = getline(&line, &linecap, f)) >= 0) {
+		char *l;
+
+		lineno++;
+		if ((size_t)len != strlen(line)) {
+			errf(err, errlen, path, lineno, "NUL byte in line");
+			goto out;
+		}
+		l = gs_trim(line);
+		if (!ncols) {
+			/* preamble: versioning lines, system info */
+			if (expect_sysvals) {
+				size_t nv = split_csv(l, fields, MAX_COLS);
+
+				copy_sysinfo(&log->sys, sys_names, fields,
+					     nv < nsys ? nv : nsys);
+				log->has_sysinfo = true;
+				expect_sysvals = false;
+				continue;
+			}
+			if (!strncmp(l, "os,", 3)) {
+				free(sys_names_copy);
+				sys_names_copy = strdup(l);
+				if (!sys_names_copy)
+					goto oom;
+				nsys = split_csv(sys_names_copy, sys_names,
+						 MAX_COLS);
+				if (nsys > MAX_COLS)
+					nsys = MAX_COLS;
+				expect_sysvals = true;
+				continue;
+			}
+			if (strncmp(l, "fps,", 4) && strncmp(l, "frametime", 9))
+				continue;
+			hdr_copy = strdup(l);
+			if (!hdr_copy)
+				goto oom;
+			ncols = split_csv(hdr_copy, names, MAX_COLS);
+			if (ncols > MAX_COLS) {
+				errf(err, errlen, path, lineno,
+				     "frame header has %zu columns, at most %d "
+				     "supported", ncols, MAX_COLS);
+				goto out;
+			}
+			log->columns = ncols;
+			log->header_line = lineno;
+			c_ft = col_index(names, ncols, "frametime");
+			c_fps = col_index(names, ncols, "fps");
+			c_el = col_index(names, ncols, "elapsed");
+			if (c_ft < 0) {
+				errf(err, errlen, path, lineno,
+				     "frame header has no 'frametime' column");
+				goto out;
+			}
+			log->has_elapsed = c_el >= 0;
+			continue;
+		}
+		if (!*l)
+			continue;
+		{
+			size_t nf = split_csv(l, fields, MAX_COLS);
+			double ft, fps = 0, el = 0;
+
+			if (nf != ncols) {
+				errf(err, errlen, path, lineno,
+				     "expected %zu comma-separated fields as in "
+				     "the header on line %zu, got %zu",
+				     ncols, log->header_line, nf);
+				goto out;
+			}
+			if (parse_num_field(fields[c_ft], &ft) || ft < 0) {
+				errf(err, errlen, path, lineno,
+				     "column 'frametime': expected a "
+				     "non-negative number, got '%s'",
+				     fields[c_ft]);
+				goto out;
+			}
+			if (c_fps >= 0 && parse_num_field(fields[c_fps], &fps)) {
+				errf(err, errlen, path, lineno,
+				     "column 'fps': expected a number, got '%s'",
+				     fields[c_fps]);
+				goto out;
+			}
+			if (c_el >= 0 &&
+			    (parse_num_field(fields[c_el], &el) || el < 0)) {
+				errf(err, errlen, path, lineno,
+				     "column 'elapsed': expected a "
+				     "non-negative number, got '%s'",
+				     fields[c_el]);
+				goto out;
+			}
+			if (push_row(log, &cap, ft, (uint64_t)el))
+				goto oom;
+			if (c_fps >= 0) {
+				if (log->n > fps_cap) {
+					double *nf2;
+
+					fps_cap = cap;
+					nf2 = realloc(fps_col,
+						      fps_cap * sizeof(*nf2));
+					if (!nf2)
+						goto oom;
+					fps_col = nf2;
+				}
+				fps_col[log->n - 1] = fps;
+			}
+		}
+	}
+	if (ferror(f)) {
+		errf(err, errlen, path, 0, "read error: %s", strerror(errno));
+		goto out;
+	}
+	if (!ncols) {
+		errf(err, errlen, path, lineno ? lineno : 0,
+		     "no MangoHud frame header ('fps,frametime,...') found");
+		goto out;
+	}
+	if (!log->n) {
+		errf(err, errlen, path, log->header_line,
+		     "frame header but no frame rows");
+		goto out;
+	}
+	classify(log, fps_col, c_fps >= 0);
+	rc = 0;
+	goto out;
+oom:
+	errf(err, errlen, path, lineno, "out of memory");
+out:
+	free(line);
+	free(hdr_copy);
+	free(sys_names_copy);
+	free(fps_col);
+	if (rc)
+		gs_mh_free(log);
+	return rc;
+}
+
+int gs_mh_read_path(const char *path, struct gs_mh_log *log, char *err,
+		    size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f) {
+		memset(log, 0, sizeof(*log));
+		return errf(err, errlen, path, 0, "%s", strerror(errno));
+	}
+	rc = gs_mh_read(f, path, log, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+void gs_mh_free(struct gs_mh_log *log)
+{
+	free(log->frametime_ms);
+	free(log->elapsed_ns);
+	log->frametime_ms = NULL;
+	log->elapsed_ns = NULL;
+	log->n = 0;
+}
+
+/* MangoHud's fields are comma-separated and unquoted: keep commas out. */
+static void put_field(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ',' || *s == '\n' ? ' ' : *s, f);
+}
+
+void gs_mh_write_header(FILE *f, const struct gs_mh_sysinfo *sys)
+{
+	const char *vals[] = { sys->os,	    sys->cpu,	 sys->gpu,
+			       sys->ram,    sys->kernel, sys->driver,
+			       sys->cpuscheduler };
+
+	fputs("os,cpu,gpu,ram,kernel,driver,cpuscheduler\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(vals); i++) {
+		if (i)
+			fputc(',', f);
+		put_field(f, vals[i]);
+	}
+	fputc('\n', f);
+	fputs(gs_mh_frame_header, f);
+	fputc('\n', f);
+}
+
+void gs_mh_write_frame(FILE *f, double frametime_ms, double cpu_load,
+		       uint64_t elapsed_ns)
+{
+	double fps = frametime_ms > 0 ? 1000.0 / frametime_ms : 0;
+
+	fprintf(f, "%.3f,%.6f,%.1f,0,0,0,0,0,0,0,0,0,0,0,0,%llu\n", fps,
+		frametime_ms, cpu_load, (unsigned long long)elapsed_ns);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MangoHud CSV frame logs (FORMATS.md): a robust reader for both the current
+ * layout (frametime in ms, 16 columns) and v0.6.8's (frametime in us,
+ * 12 columns), and a writer of the current layout so every frame-time tool
+ * that reads MangoHud logs reads ours.
+ */
+#ifndef GS_MANGOHUD_H
+#define GS_MANGOHUD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct gs_mh_sysinfo {
+	char os[128], cpu[128], gpu[128], ram[64], kernel[128], driver[128];
+	char cpuscheduler[64]; /* MangoHud puts the cpufreq governor here */
+};
+
+enum gs_mh_unit { GS_MH_MS, GS_MH_US };
+
+struct gs_mh_log {
+	struct gs_mh_sysinfo sys;
+	bool has_sysinfo;
+	size_t columns;		/* columns of the frame header */
+	size_t n;		/* rows */
+	double *frametime_ms;	/* per row, converted to ms */
+	uint64_t *elapsed_ns;	/* per row; all 0 when the column is absent */
+	bool has_elapsed;
+	enum gs_mh_unit unit;	/* unit the file used for frametime */
+	/* true when rows are individual frames (log_interval=0); false when
+	 * they are periodic samples, whose frame times cannot give lows */
+	bool per_frame;
+	size_t header_line;	/* 1-based line of "fps,frametime,..." */
+};
+
+/*
+ * Reads a MangoHud log. On error returns -1 and writes
+ * "<path>:<line>: what was wrong" into err; log is then empty.
+ */
+int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
+	       size_t errlen);
+int gs_mh_read_path(const char *path, struct gs_mh_log *log, char *err,
+		    size_t errlen);
+void gs_mh_free(struct gs_mh_log *log);
+
+/* The current layout's frame header, for writers and tests. */
+extern const char gs_mh_frame_header[];
+
+/* System info block plus the frame header. */
+void gs_mh_write_header(FILE *f, const struct gs_mh_sysinfo *sys);
+/* One frame row: fps derived from the frame time; fields we do not
+ * measure (GPU, temperatures, power) are written as 0. */
+void gs_mh_write_frame(FILE *f, double frametime_ms, double cpu_load,
+		       uint64_t elapsed_ns);
+
+#endif

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *gs_prog = "gamesched";
+
+uint64_t gs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+void gs_set_prog(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0)
+		gs_prog = slash ? slash + 1 : argv0;
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", gs_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gs_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void gs_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+int gs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gs_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gs_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gs_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double ns;
+	} units[] = {
+		{ "ns", 1 },	       { "us", 1e3 },	 { "ms", 1e6 },
+		{ "s", 1e9 },	       { "m", 60e9 },	 { "min", 60e9 },
+		{ "h", 3600e9 },
+	};
+	char *end;
+	double v, mult = (double)default_unit_ns;
+
+	if (!s || !*s || *s == '-' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	if (*end) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(units); i++)
+			if (!strcmp(end, units[i].suffix))
+				break;
+		if (i == ARRAY_SIZE(units))
+			return -1;
+		mult = units[i].ns;
+	}
+	if (v * mult > 1.8e19)
+		return -1;
+	*out = (uint64_t)llround(v * mult);
+	return 0;
+}
+
+uint64_t gs_opt_u64(const char *opt, const char *arg, uint64_t min,
+		    uint64_t max)
+{
+	uint64_t v;
+
+	if (gs_parse_u64(arg, min, max, &v))
+		gs_die(EXIT_USAGE,
+		       "option %s: expected an integer in [%" PRIu64
+		       ", %" PRIu64 "], got '%s'",
+		       opt, min, max, arg ? arg : "");
+	return v;
+}
+
+int64_t gs_opt_i64(const char *opt, const char *arg, int64_t min, int64_t max)
+{
+	int64_t v;
+
+	if (gs_parse_i64(arg, min, max, &v))
+		gs_die(EXIT_USAGE,
+		       "option %s: expected an integer in [%" PRId64
+		       ", %" PRId64 "], got '%s'",
+		       opt, min, max, arg ? arg : "");
+	return v;
+}
+
+double gs_opt_double(const char *opt, const char *arg, double min, double max)
+{
+	double v;
+
+	if (gs_parse_double(arg, min, max, &v))
+		gs_die(EXIT_USAGE,
+		       "option %s: expected a number in [%g, %g], got '%s'",
+		       opt, min, max, arg ? arg : "");
+	return v;
+}
+
+uint64_t gs_opt_duration_ns(const char *opt, const char *arg,
+			    uint64_t default_unit_ns, uint64_t min_ns,
+			    uint64_t max_ns)
+{
+	uint64_t v;
+
+	if (gs_parse_duration_ns(arg, default_unit_ns, &v) || v < min_ns ||
+	    v > max_ns)
+		gs_die(EXIT_USAGE,
+		       "option %s: expected a duration (e.g. 500us, 20ms, 10s) "
+		       "in [%.3f ms, %.3f s], got '%s'",
+		       opt, min_ns / 1e6, max_ns / 1e9, arg ? arg : "");
+	return v;
+}
+
+int gs_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return (int)n;
+}
+
+int gs_write_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(s);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+void gs_strlcpy(char *dst, const char *src, size_t dstlen)
+{
+	size_t n = strlen(src);
+
+	if (!dstlen)
+		return;
+	if (n >= dstlen)
+		n = dstlen - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+char *gs_trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+			 e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}

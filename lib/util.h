@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Small helpers shared by every program: clocks, exit statuses, strict
+ * option parsing that names the offending option, and error printing.
+ */
+#ifndef GS_UTIL_H
+#define GS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses used by every program of the project (documented in README). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1, /* the run itself failed (I/O, kernel refused, ...) */
+	EXIT_USAGE = 2,   /* bad option, bad input file */
+};
+
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Name used as the prefix of every message; set from argv[0] by main(). */
+extern const char *gs_prog;
+
+/* CLOCK_MONOTONIC in ns: the clock perf -k mono, ftrace and frames share. */
+uint64_t gs_now_ns(void);
+
+void gs_set_prog(const char *argv0);
+
+/* "prog: message" on stderr. */
+void gs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: message" on stderr, then exit(status). */
+_Noreturn void gs_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Strict parsers: the whole string must be a number in [min, max].
+ * They return 0 on success and -1 otherwise without printing.
+ */
+int gs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int gs_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+int gs_parse_double(const char *s, double min, double max, double *out);
+/* Durations: "250ms", "10s", "2m", "500us", "1h"; a bare number is in
+ * default_unit_ns. */
+int gs_parse_duration_ns(const char *s, uint64_t default_unit_ns,
+			 uint64_t *out);
+
+/*
+ * Option variants: on a bad value they print
+ *   "prog: option --name: expected <what> in [min, max], got 'arg'"
+ * and exit with EXIT_USAGE.
+ */
+uint64_t gs_opt_u64(const char *opt, const char *arg, uint64_t min,
+		    uint64_t max);
+int64_t gs_opt_i64(const char *opt, const char *arg, int64_t min, int64_t max);
+double gs_opt_double(const char *opt, const char *arg, double min, double max);
+uint64_t gs_opt_duration_ns(const char *opt, const char *arg,
+			    uint64_t default_unit_ns, uint64_t min_ns,
+			    uint64_t max_ns);
+
+/* Reads a small text file (sysfs/procfs) into buf, trailing newline
+ * stripped. Returns the length or -1 with errno set. */
+int gs_read_text(const char *path, char *buf, size_t len);
+
+/* Writes a string to a file (sysfs, tracefs). Returns 0 or -1. */
+int gs_write_text(const char *path, const char *s);
+
+/* Copies at most dstlen-1 bytes and always terminates. */
+void gs_strlcpy(char *dst, const char *src, size_t dstlen);
+
+/* Trims spaces/tabs/CR/LF at both ends in place; returns s. */
+char *gs_trim(char *s);
+
+#endif

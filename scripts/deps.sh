@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Installs everything the build and the tests need on Debian 12 (bookworm):
+# the toolchain, libbpf and bpftool from bookworm-backports, qemu and
+# busybox for the VM harness, cmocka, perf, and the pinned sched_ext
+# kernel (downloaded into a cache, not installed). Idempotent: when all is
+# present it changes nothing. Run as root (or through sudo).
+set -eu
+
+cd "$(dirname "$0")/.."
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "scripts/deps.sh: run as root" >&2; exit 1; }
+	SUDO=sudo
+fi
+
+PKGS="build-essential make pkg-config clang-19 llvm-19 libelf-dev zlib1g-dev
+libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps"
+BACKPORT_PKGS="libbpf-dev bpftool"
+SOURCES=/etc/apt/sources.list.d/gamesched-backports.sources
+
+missing() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+# bookworm-backports for libbpf 1.4 / bpftool 7.5; trixie-backports only to
+# download the sched_ext kernel. Both keep apt's default backports priority
+# (100), so nothing else on the machine is upgraded from them.
+updated=0
+if [ ! -f "$SOURCES" ]; then
+	$SUDO tee "$SOURCES" >/dev/null <<'EOF'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports trixie-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	$SUDO apt-get update -q
+	updated=1
+fi
+
+need=$(missing $PKGS)
+# libbpf-dev must come from backports (>= 1.4): bookworm's 1.1 lacks the
+# struct_ops and ring-buffer APIs we use.
+bpf_ok=1
+v=$(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null || true)
+case "$v" in 1:1.[4-9]*|1:[2-9]*) ;; *) bpf_ok=0 ;; esac
+[ -n "$(missing bpftool)" ] && bpf_ok=0
+
+if [ -n "$need" ] || [ $bpf_ok -eq 0 ]; then
+	[ $updated -eq 1 ] || $SUDO apt-get update -q
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	[ -z "$need" ] || $SUDO apt-get install -y -q --no-install-recommends $need
+	# shellcheck disable=SC2086
+	[ $bpf_ok -eq 1 ] || $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports $BACKPORT_PKGS
+fi
+
+# The pinned sched_ext kernel for the VM harness and for vmlinux.h.
+vm/kernel.sh fetch
+
+echo "scripts/deps.sh: all dependencies present"

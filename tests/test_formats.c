@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests of the shared file formats: MangoHud CSV, JSON, option
+ * parsing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "mangohud.h"
+#include "util.h"
+
+#define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+static FILE *mem(const char *text)
+{
+	return fmemopen((void *)text, strlen(text), "r");
+}
+
+/* Current MangoHud layout with log versioning, frametime in ms. */
+static const char current_log[] =
+	"v1\n"
+	"0.8.0\n"
+	"---------------------SYSTEM INFO---------------------\n"
+	"os,cpu,gpu,ram,kernel,driver,cpuscheduler\n"
+	"Debian GNU/Linux 12,AMD Ryzen 7 5800X,RX 6800,32 GB,6.12.0,Mesa 24,"
+	"schedutil\n"
+	"--------------------FRAME METRICS--------------------\n"
+	"fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp,"
+	"gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,"
+	"swap_used,process_rss,cpu_mhz,elapsed\n"
+	"60.0,16.667,10,0,0,0,0,0,0,0,0,0,0,0,0,16667000\n"
+	"50.0,20.0,10,0,0,0,0,0,0,0,0,0,0,0,0,36667000\n"
+	"60.0,16.667,10,0,0,0,0,0,0,0,0,0,0,0,0,53334000\n"
+	"30.0,33.333,10,0,0,0,0,0,0,0,0,0,0,0,0,86667000\n";
+
+static void mangohud_current_layout(void **state)
+{
+	struct gs_mh_log log;
+	char err[256];
+	FILE *f = mem(current_log);
+
+	(void)state;
+	assert_int_equal(gs_mh_read(f, "cur.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.n, 4);
+	assert_int_equal(log.columns, 16);
+	assert_int_equal(log.header_line, 7);
+	assert_int_equal(log.unit, GS_MH_MS);
+	assert_true(log.per_frame);
+	assert_true(log.has_sysinfo);
+	assert_string_equal(log.sys.cpu, "AMD Ryzen 7 5800X");
+	assert_string_equal(log.sys.cpuscheduler, "schedutil");
+	NEAR(log.frametime_ms[3], 33.333, 1e-9);
+	assert_int_equal(log.elapsed_ns[1], 36667000);
+	gs_mh_free(&log);
+}
+
+/* Debian 12's MangoHud 0.6.8: 12 columns, frametime in microseconds. */
+static void mangohud_068_layout_in_us(void **state)
+{
+	static const char text[] =
+		"os,cpu,gpu,ram,kernel,driver,cpuscheduler\n"
+		"Debian,Intel,Intel UHD,16GB,6.1.0,Mesa,powersave\n"
+		"fps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,"
+		"gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,"
+		"elapsed\n"
+		"144.0,6944,5,0,0,0,0,0,0,0,0,6944000\n"
+		"100.0,10000,5,0,0,0,0,0,0,0,0,16944000\n"
+		"144.0,6944,5,0,0,0,0,0,0,0,0,23888000\n";
+	struct gs_mh_log log;
+	char err[256];
+	FILE *f = mem(text);
+
+	(void)state;
+	assert_int_equal(gs_mh_read(f, "old.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.columns, 12);
+	assert_int_equal(log.unit, GS_MH_US);
+	NEAR(log.frametime_ms[1], 10.0, 1e-12);
+	assert_true(log.per_frame);
+	gs_mh_free(&log);
+}
+
+/* log_interval=100 ms: rows are samples, frame times do not add up. */
+static void mangohud_sampled_rows_detected(void **state)
+{
+	static const char text[] =
+		"fps,frametime,elapsed\n"
+		"60,16.6,100000000\n"
+		"61,16.4,200000000\n"
+		"59,16.9,300000000\n"
+		"60,16.6,400000000\n";
+	struct gs_mh_log log;
+	char err[256];
+	FILE *f = mem(text);
+
+	(void)state;
+	assert_int_equal(gs_mh_read(f, "s.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_false(log.per_frame);
+	assert_false(log.has_sysinfo);
+	gs_mh_free(&log);
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct gs_mh_log log;
+	char err[256];
+	FILE *f = mem(text);
+
+	assert_int_equal(gs_mh_read(f, "bad.csv", &log, err, sizeof(err)), -1);
+	fclose(f);
+	if (!strstr(err, want)) {
+		fprintf(stderr, "error was: %s\nwanted: %s\n", err, want);
+		fail();
+	}
+	assert_null(log.frametime_ms);
+}
+
+static void mangohud_errors_name_file_and_line(void **state)
+{
+	(void)state;
+	expect_error("fps,cpu_load,elapsed\n60,1,2\n",
+		     "bad.csv:1: frame header has no 'frametime' column");
+	expect_error("fps,frametime,elapsed\n60,16.6,1\n60,16.6\n",
+		     "bad.csv:3: expected 3 comma-separated fields");
+	expect_error("fps,frametime,elapsed\n60,abc,1\n",
+		     "bad.csv:2: column 'frametime': expected a non-negative "
+		     "number, got 'abc'");
+	expect_error("os,cpu\nx,y\n", "bad.csv:2: no MangoHud frame header");
+	expect_error("fps,frametime,elapsed\n", "bad.csv:1: frame header but "
+						"no frame rows");
+	expect_error("", "bad.csv: no MangoHud frame header");
+}
+
+static void mangohud_writer_round_trip(void **state)
+{
+	struct gs_mh_sysinfo sys = { .os = "Debian, 12", .cpu = "Test CPU" };
+	struct gs_mh_log log;
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	uint64_t el = 0;
+
+	(void)state;
+	gs_mh_write_header(f, &sys);
+	for (int i = 0; i < 100; i++) {
+		double ft = i == 50 ? 40.0 : 16.0;
+
+		el += (uint64_t)(ft * 1e6);
+		gs_mh_write_frame(f, ft, 25.0, el);
+	}
+	fclose(f);
+	/* a comma inside a field must not shift the columns */
+	assert_non_null(strstr(buf, "Debian  12,Test CPU"));
+	f = mem(buf);
+	assert_int_equal(gs_mh_read(f, "rt.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.n, 100);
+	assert_int_equal(log.columns, 16);
+	assert_int_equal(log.unit, GS_MH_MS);
+	assert_true(log.per_frame);
+	NEAR(log.frametime_ms[50], 40.0, 1e-6);
+	assert_int_equal(log.elapsed_ns[99], el);
+	gs_mh_free(&log);
+	free(buf);
+}
+
+static void json_round_trip(void **state)
+{
+	char *buf = NULL, err[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct gs_jw w;
+	struct gs_jv *v;
+
+	(void)state;
+	gs_jw_init(&w, f, true);
+	gs_jw_obj(&w, NULL);
+	gs_jw_uint(&w, "frames", 12345);
+	gs_jw_num(&w, "avg_fps", 59.94);
+	gs_jw_num(&w, "nan", NAN);
+	gs_jw_str(&w, "comm", "a \"quoted\"\tname</script>");
+	gs_jw_obj(&w, "frametime_ms");
+	gs_jw_num(&w, "p99", 21.5);
+	gs_jw_obj_end(&w);
+	gs_jw_arr(&w, "list");
+	gs_jw_int(&w, NULL, -3);
+	gs_jw_bool(&w, NULL, true);
+	gs_jw_null(&w, NULL);
+	gs_jw_arr_end(&w);
+	gs_jw_arr(&w, "empty");
+	gs_jw_arr_end(&w);
+	gs_jw_obj_end(&w);
+	gs_jw_done(&w);
+	fclose(f);
+	assert_null(strstr(buf, "</script>"));
+
+	v = gs_json_parse(buf, len, err, sizeof(err));
+	assert_non_null(v);
+	NEAR(gs_json_num_at(v, "frames", -1), 12345, 0);
+	NEAR(gs_json_num_at(v, "avg_fps", -1), 59.94, 1e-12);
+	NEAR(gs_json_num_at(v, "frametime_ms.p99", -1), 21.5, 0);
+	NEAR(gs_json_num_at(v, "nan", -7), -7, 0); /* written as null */
+	assert_string_equal(gs_json_str_at(v, "comm"),
+			    "a \"quoted\"\tname</script>");
+	assert_int_equal(gs_json_get(v, "list")->len, 3);
+	assert_int_equal(gs_json_get(v, "list")->items[2]->type, GS_JNULL);
+	assert_int_equal(gs_json_get(v, "empty")->len, 0);
+	assert_null(gs_json_path(v, "frametime_ms.p42"));
+	gs_json_free(v);
+	free(buf);
+}
+
+static void json_errors_have_positions(void **state)
+{
+	char err[128];
+	const char *bad = "{\n  \"a\": 1,\n  \"b\" 2\n}";
+
+	(void)state;
+	assert_null(gs_json_parse(bad, strlen(bad), err, sizeof(err)));
+	assert_non_null(strstr(err, "line 3, column 7"));
+	assert_non_null(strstr(err, "expected ':'"));
+	assert_null(gs_json_parse("[1,2", 4, err, sizeof(err)));
+	assert_null(gs_json_parse("{} x", 4, err, sizeof(err)));
+	assert_non_null(strstr(err, "trailing"));
+	{
+		const char *bad_tail = "\"\\u00e9\\ud83d\\ude00\"x";
+		const char *ok = "\"\\u00e9\\ud83d\\ude00\"";
+		struct gs_jv *v;
+
+		assert_null(gs_json_parse(bad_tail, strlen(bad_tail), err,
+					  sizeof(err)));
+		v = gs_json_parse(ok, strlen(ok), err, sizeof(err));
+		assert_non_null(v);
+		assert_string_equal(v->str, "\xc3\xa9\xf0\x9f\x98\x80");
+		gs_json_free(v);
+	}
+}
+
+static void option_parsing(void **state)
+{
+	uint64_t u, ns;
+	double d;
+	int64_t i;
+
+	(void)state;
+	assert_int_equal(gs_parse_u64("42", 0, 100, &u), 0);
+	assert_int_equal(u, 42);
+	assert_int_equal(gs_parse_u64("-1", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_u64("101", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_u64("4x", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_u64("", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_i64("-5", -10, 10, &i), 0);
+	assert_int_equal(i, -5);
+	assert_int_equal(gs_parse_double("1.5", 0, 2, &d), 0);
+	assert_int_equal(gs_parse_double("nan", 0, 2, &d), -1);
+	assert_int_equal(gs_parse_duration_ns("250ms", 1, &ns), 0);
+	assert_int_equal(ns, 250000000);
+	assert_int_equal(gs_parse_duration_ns("10", NSEC_PER_SEC, &ns), 0);
+	assert_int_equal(ns, 10000000000ULL);
+	assert_int_equal(gs_parse_duration_ns("1.5us", 1, &ns), 0);
+	assert_int_equal(ns, 1500);
+	assert_int_equal(gs_parse_duration_ns("2m", 1, &ns), 0);
+	assert_int_equal(ns, 120000000000ULL);
+	assert_int_equal(gs_parse_duration_ns("-3s", 1, &ns), -1);
+	assert_int_equal(gs_parse_duration_ns("3 s", 1, &ns), -1);
+	assert_int_equal(gs_parse_duration_ns("3parsecs", 1, &ns), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mangohud_current_layout),
+		cmocka_unit_test(mangohud_068_layout_in_us),
+		cmocka_unit_test(mangohud_sampled_rows_detected),
+		cmocka_unit_test(mangohud_errors_name_file_and_line),
+		cmocka_unit_test(mangohud_writer_round_trip),
+		cmocka_unit_test(json_round_trip),
+		cmocka_unit_test(json_errors_have_positions),
+		cmocka_unit_test(option_parsing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
