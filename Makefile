@@ -34,7 +34,9 @@ BPF_LDLIBS := -lbpf -lelf -lz
 
 PROGRAMS :=
 TESTS :=
+TEST_TOOLS :=
 INTEGRATION_TESTS :=
+VM_TESTS :=
 
 .PHONY: all
 all: programs
@@ -94,11 +96,11 @@ static:
 	$(MAKE) BUILD=$(BUILD)/static EXTRA_LDFLAGS=-static programs
 
 .PHONY: unit-test
-unit-test: $(TESTS) $(PROGRAMS)
+unit-test: $(TESTS) $(TEST_TOOLS) $(PROGRAMS)
 	@tests/run.sh $(TESTS)
 
 .PHONY: test
-test: $(TESTS) $(PROGRAMS)
+test: $(TESTS) $(TEST_TOOLS) $(PROGRAMS)
 	@BUILD=$(BUILD) tests/run.sh $(TESTS) $(INTEGRATION_TESTS) $(VM_TESTS)
 
 .PHONY: asan
