@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Profile parser: one statement per line, '#' starts a comment, tokens are
+ * separated by blanks, options are KEY=VALUE tokens. Names must be
+ * declared before they are used, so every error has one line to point at.
+ */
+#include "profile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "util.h"
+
+const char *const fb_periodic_names[FB_PER_N] = { "input", "audio", "net" };
+
+#define MAX_TOKENS 16
+#define MAX_LINE 1024
+
+struct pctx {
+	struct fb_profile *p;
+	const char *source;
+	int line;
+	char *err;
+	size_t errlen;
+	int stage;		/* current stage, -1 before the first */
+	bool have_name;
+};
+
+static int fail(struct pctx *c, const char *what, const char *got)
+{
+	if (got)
+		snprintf(c->err, c->errlen, "%s:%d: expected %s, got '%s'",
+			 c->source, c->line, what, got);
+	else
+		snprintf(c->err, c->errlen,
+			 "%s:%d: expected %s, got end of line", c->source,
+			 c->line, what);
+	return -1;
+}
+
+static bool valid_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= FB_NAME_MAX)
+		return false;
+	for (const char *q = s; *q; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		      (*q >= '0' && *q <= '9') || *q == '_' || *q == '-' ||
+		      *q == '.'))
+			return false;
+	return true;
+}
+
+static int parse_value_ns(const char *s, uint64_t *out)
+{
+	return gs_parse_duration_ns(s, NSEC_PER_USEC, out);
+}
+
+/* "300", "300us", "1.5ms", "200..800", "1ms..3ms", "1ms~200us". */
+static int parse_dist(const char *s, struct fb_dist *d)
+{
+	char buf[64];
+	char *sep;
+	uint64_t a, b;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	if ((sep = strstr(buf, ".."))) {
+		*sep = '\0';
+		if (parse_value_ns(buf, &a) || parse_value_ns(sep + 2, &b) ||
+		    a > b || b > FB_MAX_WORK_NS)
+			return -1;
+		d->kind = a == b ? FB_DIST_FIXED : FB_DIST_UNIFORM;
+	} else if ((sep = strchr(buf, '~'))) {
+		*sep = '\0';
+		if (parse_value_ns(buf, &a) || parse_value_ns(sep + 1, &b) ||
+		    a > FB_MAX_WORK_NS || b > FB_MAX_WORK_NS)
+			return -1;
+		d->kind = b == 0 ? FB_DIST_FIXED : FB_DIST_NORMAL;
+	} else {
+		if (parse_value_ns(buf, &a) || a > FB_MAX_WORK_NS)
+			return -1;
+		b = a;
+		d->kind = FB_DIST_FIXED;
+	}
+	d->a = (double)a;
+	d->b = (double)b;
+	return 0;
+}
+
+static const char dist_what[] =
+	"a work distribution (300us, 200us..800us or 1ms~200us; "
+	"a bare number is in us, at most 1s)";
+
+static int find_name(char names[][FB_NAME_MAX], unsigned n, const char *s)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+static int find_service(const struct fb_profile *p, const char *s)
+{
+	for (unsigned i = 0; i < p->nservices; i++)
+		if (!strcmp(p->service[i].name, s))
+			return (int)i;
+	return -1;
+}
+
+static int find_stage(const struct fb_profile *p, const char *s)
+{
+	for (unsigned i = 0; i < p->nstages; i++)
+		if (!strcmp(p->stage[i].name, s))
+			return (int)i;
+	return -1;
+}
+
+/* A list of the declared names of one kind, for "expected" messages. */
+static void name_list(char *buf, size_t len, const char *kind,
+		      const char *first, size_t stride, unsigned n)
+{
+	size_t off = (size_t)snprintf(buf, len, "a declared %s", kind);
+
+	if (!n) {
+		snprintf(buf + off, len - off, " (none declared yet)");
+		return;
+	}
+	for (unsigned i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? ", " : " (",
+					first + (size_t)i * stride);
+	if (off < len)
+		snprintf(buf + off, len - off, ")");
+}
+
+static int lookup_process(struct pctx *c, const char *s, int *out)
+{
+	char what[256];
+	int i;
+
+	if (!strcmp(s, "main")) {
+		*out = 0;
+		return 0;
+	}
+	i = find_name(c->p->proc + 1, c->p->nprocs, s);
+	if (i >= 0) {
+		*out = i + 1;
+		return 0;
+	}
+	snprintf(what, sizeof(what), "a process: main");
+	for (unsigned k = 1; k <= c->p->nprocs; k++) {
+		size_t off = strlen(what);
+
+		snprintf(what + off, sizeof(what) - off, ", %s", c->p->proc[k]);
+	}
+	snprintf(what + strlen(what), sizeof(what) - strlen(what),
+		 " (declare helper processes with 'process NAME' first)");
+	return fail(c, what, s);
+}
+
+static int lookup_lock(struct pctx *c, const char *s, int *out)
+{
+	char what[320];
+	int i = find_name(c->p->lock, c->p->nlocks, s);
+
+	if (i >= 0) {
+		*out = i;
+		return 0;
+	}
+	name_list(what, sizeof(what), "mutex", c->p->lock[0], FB_NAME_MAX,
+		  c->p->nlocks);
+	return fail(c, what, s);
+}
+
+static int lookup_service(struct pctx *c, const char *s, int *out)
+{
+	char what[320];
+	int i = find_service(c->p, s);
+
+	if (i >= 0) {
+		*out = i;
+		return 0;
+	}
+	name_list(what, sizeof(what), "service", c->p->service[0].name,
+		  sizeof(c->p->service[0]), c->p->nservices);
+	return fail(c, what, s);
+}
+
+/* Splits "key=value"; returns the value or NULL when tok has no '='. */
+static char *opt_value(char *tok)
+{
+	char *eq = strchr(tok, '=');
+
+	if (!eq)
+		return NULL;
+	*eq = '\0';
+	return eq + 1;
+}
+
+static int parse_prob(struct pctx *c, const char *v, double *out)
+{
+	if (gs_parse_double(v, 0.0, 1.0, out) || *out <= 0)
+		return fail(c, "a probability p=P with 0 < P <= 1", v);
+	return 0;
+}
+
+static int parse_uint(struct pctx *c, const char *s, unsigned min,
+		      unsigned max, const char *what, unsigned *out)
+{
+	uint64_t v;
+
+	if (!s)
+		return fail(c, what, NULL);
+	if (gs_parse_u64(s, min, max, &v))
+		return fail(c, what, s);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int new_name(struct pctx *c, const char *s, const char *kind)
+{
+	char what[96];
+
+	if (!s) {
+		snprintf(what, sizeof(what), "a %s name", kind);
+		return fail(c, what, NULL);
+	}
+	if (!valid_name(s)) {
+		snprintf(what, sizeof(what),
+			 "a %s name of 1-31 letters, digits, '_', '-' or '.'",
+			 kind);
+		return fail(c, what, s);
+	}
+	/* Three name spaces: processes, mutexes, and task classes (stages,
+	 * services and the fixed classes of the wake-up latency table). */
+	if (!strcmp(kind, "process")) {
+		if (!strcmp(s, "main") ||
+		    find_name(c->p->proc + 1, c->p->nprocs, s) >= 0) {
+			snprintf(what, sizeof(what),
+				 "a new process name (not main or a process "
+				 "declared before)");
+			return fail(c, what, s);
+		}
+	} else if (!strcmp(kind, "mutex")) {
+		if (find_name(c->p->lock, c->p->nlocks, s) >= 0)
+			return fail(c, "a new mutex name", s);
+	} else if (find_service(c->p, s) >= 0 || find_stage(c->p, s) >= 0 ||
+		   !strcmp(s, "worker") || !strcmp(s, "vsync") ||
+		   !strcmp(s, "input") || !strcmp(s, "audio") ||
+		   !strcmp(s, "net")) {
+		snprintf(what, sizeof(what),
+			 "a new %s name (not worker, vsync, input, audio, net "
+			 "or a stage or service declared before)",
+			 kind);
+		return fail(c, what, s);
+	}
+	return 0;
+}
+
+static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
+{
+	struct fb_periodic *per = &c->p->periodic[which];
+	bool have_period = false, have_work = false, have_hold = false;
+
+	if (per->enabled)
+		return fail(c, "one line per periodic task", tok[0]);
+	memset(per, 0, sizeof(*per));
+	per->lock = -1;
+	per->line = c->line;
+	for (int i = 1; i < ntok; i++) {
+		char *key = tok[i], *v = opt_value(tok[i]);
+		uint64_t ns;
+
+		if (!v || !*v)
+			return fail(c,
+				    which == FB_PER_NET
+					    ? "period=, work=, lock=, hold= or process="
+					    : which == FB_PER_AUDIO
+						      ? "period=, work=, deadline= or process="
+						      : "period=, work= or process=",
+				    key);
+		if (!strcmp(key, "period")) {
+			if (parse_value_ns(v, &ns) || ns < 100 * NSEC_PER_USEC ||
+			    ns > 10 * NSEC_PER_SEC)
+				return fail(c, "a period between 100us and 10s", v);
+			per->period_ns = ns;
+			have_period = true;
+		} else if (!strcmp(key, "work")) {
+			if (parse_dist(v, &per->work))
+				return fail(c, dist_what, v);
+			have_work = true;
+		} else if (!strcmp(key, "deadline") && which == FB_PER_AUDIO) {
+			if (parse_value_ns(v, &ns) || ns < 10 * NSEC_PER_USEC ||
+			    ns > 10 * NSEC_PER_SEC)
+				return fail(c, "a deadline between 10us and 10s", v);
+			per->deadline_ns = ns;
+		} else if (!strcmp(key, "lock") && which == FB_PER_NET) {
+			if (lookup_lock(c, v, &per->lock))
+				return -1;
+		} else if (!strcmp(key, "hold") && which == FB_PER_NET) {
+			if (parse_dist(v, &per->hold))
+				return fail(c, dist_what, v);
+			have_hold = true;
+		} else if (!strcmp(key, "process")) {
+			if (lookup_process(c, v, &per->process))
+				return -1;
+		} else {
+			return fail(c,
+				    which == FB_PER_NET
+					    ? "period=, work=, lock=, hold= or process="
+					    : which == FB_PER_AUDIO
+						      ? "period=, work=, deadline= or process="
+						      : "period=, work= or process=",
+				    key);
+		}
+	}
+	if (!have_period)
+		return fail(c, "period=DURATION", NULL);
+	if (!have_work)
+		return fail(c, "work=DISTRIBUTION", NULL);
+	if ((per->lock >= 0) != have_hold)
+		return fail(c, "lock= and hold= together", NULL);
+	if (which == FB_PER_AUDIO && !per->deadline_ns)
+		per->deadline_ns = per->period_ns;
+	per->enabled = true;
+	return 0;
+}
+
+static int parse_step(struct pctx *c, char **tok, int ntok)
+{
+	struct fb_stage *st;
+	struct fb_step *s;
+	int i, first_opt;
+	bool have_hold = false;
+
+	if (c->stage < 0) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "a 'stage NAME' line before the "
+			 "step '%s'", tok[0]);
+		return fail(c, what, tok[0]);
+	}
+	st = &c->p->stage[c->stage];
+	if (st->nsteps >= FB_MAX_STEPS)
+		return fail(c, "at most 32 steps per stage", tok[0]);
+	s = &st->step[st->nsteps];
+	memset(s, 0, sizeof(*s));
+	s->prob = 1.0;
+	s->target = -1;
+	s->line = c->line;
+
+	if (!strcmp(tok[0], "work")) {
+		s->kind = FB_STEP_WORK;
+		if (ntok < 2)
+			return fail(c, dist_what, NULL);
+		if (parse_dist(tok[1], &s->work))
+			return fail(c, dist_what, tok[1]);
+		first_opt = 2;
+	} else if (!strcmp(tok[0], "call")) {
+		s->kind = FB_STEP_CALL;
+		if (ntok < 2)
+			return fail(c, "a service name after 'call'", NULL);
+		if (lookup_service(c, tok[1], &s->target))
+			return -1;
+		s->work = c->p->service[s->target].work;
+		first_opt = 2;
+		if (ntok > 2 && !strchr(tok[2], '=')) {
+			if (parse_dist(tok[2], &s->work))
+				return fail(c, dist_what, tok[2]);
+			first_opt = 3;
+		}
+	} else if (!strcmp(tok[0], "fanout")) {
+		s->kind = FB_STEP_FANOUT;
+		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_JOBS,
+			       "a job count in [1, 64] after 'fanout'",
+			       &s->jobs))
+			return -1;
+		if (ntok < 3)
+			return fail(c, dist_what, NULL);
+		if (parse_dist(tok[2], &s->work))
+			return fail(c, dist_what, tok[2]);
+		first_opt = 3;
+	} else {	/* lock */
+		s->kind = FB_STEP_LOCK;
+		if (ntok < 2)
+			return fail(c, "a mutex name after 'lock'", NULL);
+		if (lookup_lock(c, tok[1], &s->target))
+			return -1;
+		if (ntok < 3)
+			return fail(c, dist_what, NULL);
+		if (parse_dist(tok[2], &s->work))
+			return fail(c, dist_what, tok[2]);
+		first_opt = 3;
+	}
+
+	for (i = first_opt; i < ntok; i++) {
+		char *key = tok[i], *v = opt_value(tok[i]);
+		const char *opts = s->kind == FB_STEP_FANOUT
+					   ? "p=, lock= or hold="
+					   : "p=PROBABILITY";
+
+		if (!v || !*v)
+			return fail(c, opts, key);
+		if (!strcmp(key, "p")) {
+			if (parse_prob(c, v, &s->prob))
+				return -1;
+		} else if (!strcmp(key, "lock") && s->kind == FB_STEP_FANOUT) {
+			if (lookup_lock(c, v, &s->target))
+				return -1;
+		} else if (!strcmp(key, "hold") && s->kind == FB_STEP_FANOUT) {
+			if (parse_dist(v, &s->hold))
+				return fail(c, dist_what, v);
+			have_hold = true;
+		} else {
+			return fail(c, opts, key);
+		}
+	}
+	if (s->kind == FB_STEP_FANOUT) {
+		unsigned total = 0;
+
+		if ((s->target >= 0) != have_hold)
+			return fail(c, "lock= and hold= together", NULL);
+		for (unsigned k = 0; k < st->nsteps; k++)
+			if (st->step[k].kind == FB_STEP_FANOUT)
+				total += st->step[k].jobs;
+		if (total + s->jobs > FB_MAX_STAGE_JOBS)
+			return fail(c, "at most 256 jobs in the fan-outs of one "
+				    "stage", tok[1]);
+	}
+	st->nsteps++;
+	return 0;
+}
+
+static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
+{
+	struct fb_profile *p = c->p;
+	const char *kw = tok[0];
+
+	if (!strcmp(kw, "name")) {
+		if (ntok < 2)
+			return fail(c, "a profile name", NULL);
+		if (!valid_name(tok[1]))
+			return fail(c, "a profile name of 1-31 letters, digits, "
+				    "'_', '-' or '.'", tok[1]);
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+		gs_strlcpy(p->name, tok[1], sizeof(p->name));
+		c->have_name = true;
+	} else if (!strcmp(kw, "description")) {
+		gs_strlcpy(p->description, rest ? rest : "",
+			   sizeof(p->description));
+	} else if (!strcmp(kw, "fps")) {
+		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 0, FB_MAX_FPS,
+			       "a target FPS in [0, 10000] (0 = uncapped)",
+			       &p->fps))
+			return -1;
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+	} else if (!strcmp(kw, "frames-in-flight")) {
+		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_IN_FLIGHT,
+			       "a frame count in [1, 8]", &p->frames_in_flight))
+			return -1;
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+	} else if (!strcmp(kw, "workers")) {
+		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_WORKERS,
+			       "a worker count in [1, 64]", &p->workers))
+			return -1;
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+	} else if (!strcmp(kw, "process")) {
+		if (new_name(c, ntok > 1 ? tok[1] : NULL, "process"))
+			return -1;
+		if (p->nprocs >= FB_MAX_PROCS)
+			return fail(c, "at most 4 helper processes", tok[1]);
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+		gs_strlcpy(p->proc[++p->nprocs], tok[1], FB_NAME_MAX);
+	} else if (!strcmp(kw, "mutex")) {
+		if (new_name(c, ntok > 1 ? tok[1] : NULL, "mutex"))
+			return -1;
+		if (p->nlocks >= FB_MAX_LOCKS)
+			return fail(c, "at most 8 mutexes", tok[1]);
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+		gs_strlcpy(p->lock[p->nlocks++], tok[1], FB_NAME_MAX);
+	} else if (!strcmp(kw, "service")) {
+		struct fb_service *sv;
+		bool have_work = false;
+
+		if (new_name(c, ntok > 1 ? tok[1] : NULL, "service"))
+			return -1;
+		if (p->nservices >= FB_MAX_SERVICES)
+			return fail(c, "at most 4 services", tok[1]);
+		sv = &p->service[p->nservices];
+		memset(sv, 0, sizeof(*sv));
+		gs_strlcpy(sv->name, tok[1], sizeof(sv->name));
+		for (int i = 2; i < ntok; i++) {
+			char *key = tok[i], *v = opt_value(tok[i]);
+
+			if (v && *v && !strcmp(key, "process")) {
+				if (lookup_process(c, v, &sv->process))
+					return -1;
+			} else if (v && *v && !strcmp(key, "work")) {
+				if (parse_dist(v, &sv->work))
+					return fail(c, dist_what, v);
+				have_work = true;
+			} else {
+				return fail(c, "process= or work=", key);
+			}
+		}
+		if (!have_work)
+			return fail(c, "work=DISTRIBUTION", NULL);
+		p->nservices++;
+	} else if (!strcmp(kw, "input") || !strcmp(kw, "audio") ||
+		   !strcmp(kw, "net")) {
+		int which = kw[0] == 'i' ? FB_PER_INPUT
+			    : kw[0] == 'a' ? FB_PER_AUDIO
+					   : FB_PER_NET;
+
+		return parse_periodic(c, which, tok, ntok);
+	} else if (!strcmp(kw, "stage")) {
+		struct fb_stage *st;
+
+		if (new_name(c, ntok > 1 ? tok[1] : NULL, "stage"))
+			return -1;
+		if (p->nstages >= FB_MAX_STAGES)
+			return fail(c, "at most 8 stages", tok[1]);
+		st = &p->stage[p->nstages];
+		memset(st, 0, sizeof(*st));
+		gs_strlcpy(st->name, tok[1], sizeof(st->name));
+		st->line = c->line;
+		for (int i = 2; i < ntok; i++) {
+			char *key = tok[i], *v = opt_value(tok[i]);
+
+			if (!v || !*v || strcmp(key, "process"))
+				return fail(c, "process=NAME", key);
+			if (lookup_process(c, v, &st->process))
+				return -1;
+		}
+		c->stage = (int)p->nstages++;
+	} else if (!strcmp(kw, "work") || !strcmp(kw, "call") ||
+		   !strcmp(kw, "fanout") || !strcmp(kw, "lock")) {
+		return parse_step(c, tok, ntok);
+	} else {
+		return fail(c,
+			    "a keyword (name, description, fps, "
+			    "frames-in-flight, workers, process, mutex, "
+			    "service, input, audio, net, stage, work, call, "
+			    "fanout, lock)",
+			    kw);
+	}
+	return 0;
+}
+
+int fb_profile_parse(const char *text, size_t len, const char *source,
+		     struct fb_profile *p, char *err, size_t errlen)
+{
+	struct pctx c = { .p = p, .source = source, .err = err,
+			  .errlen = errlen, .stage = -1 };
+	size_t pos = 0;
+
+	memset(p, 0, sizeof(*p));
+	gs_strlcpy(p->source, source, sizeof(p->source));
+	p->fps = 60;
+	p->frames_in_flight = 2;
+	p->workers = 4;
+	gs_strlcpy(p->proc[0], "main", FB_NAME_MAX);
+	for (int i = 0; i < FB_PER_N; i++)
+		p->periodic[i].lock = -1;
+
+	while (pos < len) {
+		char line[MAX_LINE], orig[MAX_LINE], *tok[MAX_TOKENS], *q;
+		char *rest = NULL;
+		size_t end = pos;
+		int ntok = 0;
+
+		while (end < len && text[end] != '\n')
+			end++;
+		c.line++;
+		if (end - pos >= sizeof(line)) {
+			snprintf(err, errlen,
+				 "%s:%d: expected a line shorter than %zu "
+				 "characters",
+				 source, c.line, sizeof(line));
+			return -1;
+		}
+		memcpy(line, text + pos, end - pos);
+		line[end - pos] = '\0';
+		pos = end + 1;
+		/* a comment starts at '#' at the line start or after a blank */
+		for (q = line; *q; q++)
+			if (*q == '#' && (q == line || q[-1] == ' ' ||
+					  q[-1] == '\t')) {
+				*q = '\0';
+				break;
+			}
+		memcpy(orig, line, sizeof(orig));
+		q = line;
+		for (;;) {
+			while (*q == ' ' || *q == '\t' || *q == '\r')
+				*q++ = '\0';
+			if (!*q)
+				break;
+			if (ntok == 1 && !strcmp(tok[0], "description")) {
+				rest = gs_trim(orig + (q - line));
+				break;
+			}
+			if (ntok == MAX_TOKENS) {
+				snprintf(err, errlen,
+					 "%s:%d: expected at most %d words on "
+					 "a line",
+					 source, c.line, MAX_TOKENS);
+				return -1;
+			}
+			tok[ntok++] = q;
+			while (*q && *q != ' ' && *q != '\t' && *q != '\r')
+				q++;
+		}
+		if (!ntok)
+			continue;
+		if (parse_line(&c, tok, ntok, rest))
+			return -1;
+	}
+	if (!p->nstages) {
+		snprintf(err, errlen,
+			 "%s:%d: expected at least one 'stage NAME' line "
+			 "before the end of the file",
+			 source, c.line ? c.line : 1);
+		return -1;
+	}
+	if (!c.have_name) {
+		const char *base = strrchr(source, '/');
+		char *dot;
+
+		gs_strlcpy(p->name, base ? base + 1 : source, sizeof(p->name));
+		dot = strstr(p->name, ".profile");
+		if (dot)
+			*dot = '\0';
+	}
+	return 0;
+}
+
+int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,
+			 size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t cap = 1 << 16, n;
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open profile: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	n = fread(buf, 1, cap, f);
+	if (ferror(f) || n == cap) {
+		snprintf(err, errlen, "%s: %s", path,
+			 n == cap ? "expected a profile smaller than 64 KiB"
+				  : "read error");
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	rc = fb_profile_parse(buf, n, path, p, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int fb_profile_resolve(const char *arg, struct fb_profile *p, char *err,
+		       size_t errlen)
+{
+	char source[96];
+
+	for (size_t i = 0; i < fb_nbuiltins; i++) {
+		if (strcmp(arg, fb_builtins[i].name))
+			continue;
+		snprintf(source, sizeof(source),
+			 "framebench/profiles/%s.profile", arg);
+		return fb_profile_parse(fb_builtins[i].text,
+					strlen(fb_builtins[i].text),
+					source, p, err, errlen);
+	}
+	if (strchr(arg, '/') || strstr(arg, ".profile"))
+		return fb_profile_load_file(arg, p, err, errlen);
+	{
+		size_t off = (size_t)snprintf(
+			err, errlen, "unknown profile '%s': expected one of", arg);
+
+		for (size_t i = 0; i < fb_nbuiltins && off < errlen; i++)
+			off += (size_t)snprintf(err + off, errlen - off, "%s %s",
+						i ? "," : "",
+						fb_builtins[i].name);
+		if (off < errlen)
+			snprintf(err + off, errlen - off,
+				 ", or a path to a .profile file");
+	}
+	return -1;
+}
+
+uint32_t fb_dist_sample(const struct fb_dist *d, struct gs_rng *r)
+{
+	double v;
+
+	switch (d->kind) {
+	case FB_DIST_UNIFORM:
+		v = gs_rng_uniform(r, d->a, d->b);
+		break;
+	case FB_DIST_NORMAL:
+		v = d->a + d->b * gs_rng_normal(r);
+		break;
+	default:
+		v = d->a;
+		break;
+	}
+	if (!(v > 0))
+		return 0;
+	if (v > (double)FB_MAX_WORK_NS)
+		v = (double)FB_MAX_WORK_NS;
+	return (uint32_t)llround(v);
+}
+
+double fb_dist_mean(const struct fb_dist *d)
+{
+	return d->kind == FB_DIST_UNIFORM ? (d->a + d->b) / 2 : d->a;
+}
+
+void fb_dist_format(const struct fb_dist *d, char *buf, size_t len)
+{
+	switch (d->kind) {
+	case FB_DIST_UNIFORM:
+		snprintf(buf, len, "%gus..%gus", d->a / 1e3, d->b / 1e3);
+		break;
+	case FB_DIST_NORMAL:
+		snprintf(buf, len, "%gus~%gus", d->a / 1e3, d->b / 1e3);
+		break;
+	default:
+		snprintf(buf, len, "%gus", d->a / 1e3);
+		break;
+	}
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Workload profiles: the text data format that describes a game's frame
+ * pipeline (stages and their steps), its helper processes, services, locks
+ * and periodic tasks. The format is documented in README.md ("Profile
+ * format"); the files in framebench/profiles/ are the shipped examples.
+ *
+ * The parser is strict: the first problem stops it with
+ * "<file>:<line>: expected <what>, got '<token>'".
+ */
+#ifndef FB_PROFILE_H
+#define FB_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FB_NAME_MAX 32
+#define FB_MAX_PROCS 4		/* helper processes besides the benchmark */
+#define FB_MAX_SERVICES 4
+#define FB_MAX_LOCKS 8
+#define FB_MAX_STAGES 8
+#define FB_MAX_STEPS 32		/* per stage */
+#define FB_MAX_JOBS 64		/* per fan-out */
+#define FB_MAX_STAGE_JOBS 256	/* jobs of all fan-outs of one stage */
+#define FB_MAX_WORKERS 64
+#define FB_MAX_FPS 10000
+#define FB_MAX_IN_FLIGHT 8
+#define FB_MAX_WORK_NS 1000000000ULL /* one step's work: at most 1 s */
+
+/* A distribution of nominal CPU work (or hold time), in ns. */
+enum fb_dist_kind { FB_DIST_FIXED, FB_DIST_UNIFORM, FB_DIST_NORMAL };
+
+struct fb_dist {
+	enum fb_dist_kind kind;
+	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b */
+};
+
+enum fb_step_kind { FB_STEP_WORK, FB_STEP_CALL, FB_STEP_FANOUT, FB_STEP_LOCK };
+
+struct fb_step {
+	enum fb_step_kind kind;
+	struct fb_dist work;	/* work, call: service work, fanout: per job, lock: hold */
+	int target;		/* call: service index; lock: lock index; fanout: lock
+				 * the jobs take (-1 none) */
+	struct fb_dist hold;	/* fanout with lock=: hold time per job */
+	unsigned jobs;		/* fanout */
+	double prob;		/* the step happens with this probability per frame */
+	int line;
+};
+
+struct fb_stage {
+	char name[FB_NAME_MAX];
+	int process;		/* 0 = the benchmark, 1.. = helper processes */
+	unsigned nsteps;
+	struct fb_step step[FB_MAX_STEPS];
+	int line;
+};
+
+struct fb_service {
+	char name[FB_NAME_MAX];
+	int process;
+	struct fb_dist work;	/* default work per request */
+};
+
+enum { FB_PER_INPUT, FB_PER_AUDIO, FB_PER_NET, FB_PER_N };
+
+/* A periodic task beside the frames: input poll, audio, network tick. */
+struct fb_periodic {
+	bool enabled;
+	int process;
+	uint64_t period_ns;
+	uint64_t deadline_ns;	/* audio: a period's work must end within it */
+	struct fb_dist work;
+	int lock;		/* -1, or a lock taken once per period */
+	struct fb_dist hold;
+	int line;
+};
+
+struct fb_profile {
+	char name[FB_NAME_MAX];
+	char description[160];
+	char source[256];	/* file name used in messages */
+	unsigned fps;		/* 0 = uncapped */
+	unsigned frames_in_flight;
+	unsigned workers;
+	unsigned nprocs;	/* helper processes; names in proc[1..nprocs] */
+	char proc[FB_MAX_PROCS + 1][FB_NAME_MAX];
+	unsigned nservices;
+	struct fb_service service[FB_MAX_SERVICES];
+	unsigned nlocks;
+	char lock[FB_MAX_LOCKS][FB_NAME_MAX];
+	struct fb_periodic periodic[FB_PER_N];
+	unsigned nstages;
+	struct fb_stage stage[FB_MAX_STAGES];
+};
+
+extern const char *const fb_periodic_names[FB_PER_N];
+
+/*
+ * Parses profile text (len bytes, need not be terminated). source names the
+ * file in messages. Returns 0, or -1 with "<source>:<line>: expected ..."
+ * in err.
+ */
+int fb_profile_parse(const char *text, size_t len, const char *source,
+		     struct fb_profile *p, char *err, size_t errlen);
+
+/* Reads and parses a file. */
+int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,
+			 size_t errlen);
+
+/*
+ * Resolves --profile ARG: a shipped name (proton, unreal, esports,
+ * strategy; embedded in the binary) or a path to a profile file.
+ * Returns 0, or -1 with a message in err.
+ */
+int fb_profile_resolve(const char *arg, struct fb_profile *p, char *err,
+		       size_t errlen);
+
+/* The shipped profiles, embedded at build time. */
+struct fb_builtin {
+	const char *name;
+	const char *text;	/* NUL-terminated */
+};
+extern const struct fb_builtin fb_builtins[];
+extern const size_t fb_nbuiltins;
+
+/* Samples a distribution (clamped to [0, FB_MAX_WORK_NS]). */
+struct gs_rng;
+uint32_t fb_dist_sample(const struct fb_dist *d, struct gs_rng *r);
+/* Mean of a distribution, ns. */
+double fb_dist_mean(const struct fb_dist *d);
+/* Formats a distribution as profile text ("300us..800us"). */
+void fb_dist_format(const struct fb_dist *d, char *buf, size_t len);
+
+#endif

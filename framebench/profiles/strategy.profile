@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# framebench profile: a real-time strategy game. CPU-heavy simulation with
+# bursts of 2-3 ms and more (an AI planner runs long on some frames),
+# a simulation lock the job workers contend on.
+name        strategy
+description real-time strategy: CPU-heavy simulation, 2-3 ms bursts and longer AI spikes
+
+fps              60
+frames-in-flight 2
+workers          4
+
+process compositor
+mutex   sim
+
+input period=1ms     work=20us..60us
+audio period=5333us  work=100us..300us
+net   period=50ms    work=200us..600us lock=sim hold=50us..150us
+
+stage game
+  work   2ms..3ms
+  fanout 4 400us..1ms
+  work   500us..1ms
+  fanout 8 200us..600us lock=sim hold=50us..150us
+  lock   sim 100us..300us
+  fanout 4 300us..800us
+  work   3ms..8ms p=0.05
+  fanout 4 200us..500us
+  work   300us..700us
+  fanout 4 100us..300us
+
+stage render
+  work   1ms..2ms
+  fanout 4 200us..500us
+  work   300us..600us
+  fanout 4 150us..400us
+  fanout 4 100us..300us
+
+stage driver
+  work   100us..300us
+
+stage present process=compositor
+  work   100us..200us
