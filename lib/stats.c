@@ -484,3 +484,14 @@ double gs_mann_whitney_p(const double *a, size_t na, const double *b,
 		z = 0;
 	return erfc(z / sqrt(2.0));
 }
+
+double gs_mann_whitney_min_p(size_t na, size_t nb)
+{
+	double c = 1.0; /* C(na + nb, na), built as a running product */
+
+	if (!na || !nb)
+		return 1.0;
+	for (size_t i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return c > 2.0 ? 2.0 / c : 1.0;
+}

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# gamesuite: compare schedulers with repeated, interleaved runs.
+#
+# The program is $(BUILD)/gamesuite, so its objects cannot live in
+# $(BUILD)/gamesuite/ (the generic rule's place): they go to
+# $(BUILD)/obj/gamesuite/ and into an archive the unit tests link too.
+GAMESUITE_SRCS := gamesuite/suite.c gamesuite/proc.c gamesuite/sched.c \
+	gamesuite/machine.c gamesuite/workload.c gamesuite/runner.c \
+	gamesuite/verdict.c gamesuite/out_text.c gamesuite/out_json.c \
+	gamesuite/out_html.c
+GAMESUITE_OBJS := $(GAMESUITE_SRCS:gamesuite/%.c=$(BUILD)/obj/gamesuite/%.o)
+GAMESUITE_LIB := $(BUILD)/obj/gamesuite/libgamesuite.a
+
+$(BUILD)/obj/gamesuite/%.o: gamesuite/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(GAMESUITE_LIB): $(GAMESUITE_OBJS)
+	$(AR) rcs $@ $^
+
+PROGRAMS += $(BUILD)/gamesuite
+$(BUILD)/gamesuite: $(BUILD)/obj/gamesuite/main.o $(GAMESUITE_LIB) $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# Unit tests: suite parser, output parsers, statistics and verdicts, outputs.
+$(BUILD)/tests/test_gamesuite.o: CFLAGS += -Igamesuite
+$(eval $(call gs_test,test_gamesuite,tests/test_gamesuite.c $(GAMESUITE_LIB)))
+
+# Integration tests (short runs; framebench parts skip until it is built).
+INTEGRATION_TESTS += tests/gamesuite_cli.sh

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Formatting shared by the three outputs. */
+#ifndef GSU_OUTFMT_H
+#define GSU_OUTFMT_H
+
+#include <stddef.h>
+
+#include "gamesuite.h"
+
+/* 4 significant-ish digits without exponents; "-" for NaN. */
+void gsu_fmt_num(char *buf, size_t len, double v);
+/* "framebench, profile proton, bg hogs:2, 10 s" */
+void gsu_describe_workload(const struct gsu_suite *s,
+			   const struct gsu_workload *w, char *buf,
+			   size_t len);
+
+#endif

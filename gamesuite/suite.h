@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Suite files: a small line-based format (documented in README and in
+ * gamesuite/suites/NAME.suite). Errors name the file and line.
+ */
+#ifndef GSU_SUITE_H
+#define GSU_SUITE_H
+
+#include <stdio.h>
+
+#include "gamesuite.h"
+
+/*
+ * Parses a suite from f (path is used in messages and to resolve relative
+ * paths). Returns 0, or -1 with "path:line: what is wrong" in err.
+ */
+int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
+		    char *err, size_t errlen);
+int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
+		   size_t errlen);
+void gsu_suite_free(struct gsu_suite *s);
+
+/* The duration a workload runs for (its own, else the suite default). */
+uint64_t gsu_workload_duration(const struct gsu_suite *s,
+			       const struct gsu_workload *w);
+
+#endif

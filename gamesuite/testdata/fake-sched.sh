@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A stand-in sched_ext loader for gamesuite's tests on machines without
+# sched_ext: it plays the kernel's part in a fake sched_ext directory that
+# gamesuite reads through --sched-ext-root DIR.
+#
+#   fake-sched.sh DIR OPS MODE [SECONDS]
+#
+#   ok        enable (state, root/ops, enable_seq), run until SIGINT/SIGTERM,
+#             then disable, like a real loader
+#   fail      exit 1 before enabling (a verifier rejection)
+#   eject     enable, after SECONDS disable and exit 1 (the kernel ejected it)
+#   reenable  enable, after SECONDS disable and enable again (enable_seq
+#             moves while the loader keeps running)
+#   hang      never enable, run until stopped (a loader that never attaches)
+dir=$1 ops=$2 mode=$3 secs=${4:-1}
+seq=$(cat "$dir/enable_seq" 2>/dev/null || echo 0)
+
+enable() {
+	seq=$((seq + 1))
+	mkdir -p "$dir/root"
+	echo "$ops" >"$dir/root/ops"
+	echo "$seq" >"$dir/enable_seq"
+	echo enabled >"$dir/state"
+}
+disable() {
+	rm -f "$dir/root/ops"
+	echo disabled >"$dir/state"
+}
+forever() {
+	while :; do sleep 1; done
+}
+
+trap 'disable; echo "fake-sched: unregistered from user space"; exit 0' INT TERM
+case $mode in
+ok) enable; echo "fake-sched: $ops enabled"; forever ;;
+fail) echo "fake-sched: failed to load: program rejected by the verifier" >&2
+	exit 1 ;;
+eject) enable; sleep "$secs"; disable
+	echo "fake-sched: EXIT: runnable task stall (kind 1026)" >&2; exit 1 ;;
+reenable) enable; sleep "$secs"; disable; enable; forever ;;
+hang) trap 'exit 0' INT TERM; forever ;;
+*) echo "fake-sched: unknown mode '$mode'" >&2; exit 2 ;;
+esac

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "workload.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mangohud.h"
+#include "proc.h"
+#include "stats.h"
+#include "suite.h"
+#include "util.h"
+
+/* ---- kinds and their metrics ------------------------------------------- */
+
+static const struct gsu_metric_def frame_metrics[GSU_M_NFRAME] = {
+	{ "avg_fps", "fps", true, "average FPS: frames / total time" },
+	{ "low1_percentile_fps", "fps", true,
+	  "1 % low, percentile definition: 1000 / P99 frame time" },
+	{ "low1_average_fps", "fps", true,
+	  "1 % low, average definition: 1000 / mean of the slowest 1 %" },
+	{ "low1_integral_fps", "fps", true,
+	  "1 % low, integral definition (RTSS): time-weighted" },
+	{ "low01_percentile_fps", "fps", true,
+	  "0.1 % low, percentile definition: 1000 / P99.9 frame time" },
+	{ "low01_average_fps", "fps", true,
+	  "0.1 % low, average definition: 1000 / mean of the slowest 0.1 %" },
+	{ "frametime_p50_ms", "ms", false, "median frame time" },
+	{ "frametime_p99_ms", "ms", false, "99th percentile frame time" },
+	{ "frametime_p999_ms", "ms", false, "99.9th percentile frame time" },
+};
+
+static const struct gsu_metric_def schbench_metrics[] = {
+	{ "wakeup_p99_us", "us", false, "schbench wake-up latency, p99" },
+	{ "request_p99_us", "us", false, "schbench request latency, p99" },
+	{ "rps", "req/s", true, "schbench requests per second" },
+};
+
+static const struct gsu_metric_def perf_metrics[] = {
+	{ "total_time_s", "s", false,
+	  "perf bench sched messaging: total time" },
+};
+
+static const struct gsu_metric_def stressng_metrics[] = {
+	{ "bogo_ops_per_s", "ops/s", true,
+	  "stress-ng bogo operations per second (real time), all stressors" },
+};
+
+static const char *const kind_names[GSU_NKINDS] = {
+	[GSU_FRAMEBENCH] = "framebench",
+	[GSU_GAME] = "game",
+	[GSU_SCHBENCH] = "schbench",
+	[GSU_PERF_MESSAGING] = "perf-messaging",
+	[GSU_STRESS_NG] = "stress-ng",
+};
+
+size_t gsu_kind_metrics(enum gsu_kind k, const struct gsu_metric_def **defs)
+{
+	switch (k) {
+	case GSU_FRAMEBENCH:
+	case GSU_GAME:
+		*defs = frame_metrics;
+		return ARRAY_SIZE(frame_metrics);
+	case GSU_SCHBENCH:
+		*defs = schbench_metrics;
+		return ARRAY_SIZE(schbench_metrics);
+	case GSU_PERF_MESSAGING:
+		*defs = perf_metrics;
+		return ARRAY_SIZE(perf_metrics);
+	case GSU_STRESS_NG:
+		*defs = stressng_metrics;
+		return ARRAY_SIZE(stressng_metrics);
+	default:
+		*defs = NULL;
+		return 0;
+	}
+}
+
+const char *gsu_kind_name(enum gsu_kind k)
+{
+	return k < GSU_NKINDS ? kind_names[k] : "?";
+}
+
+int gsu_kind_parse(const char *s)
+{
+	for (int i = 0; i < GSU_NKINDS; i++)
+		if (!strcmp(s, kind_names[i]))
+			return i;
+	return -1;
+}
+
+bool gsu_kind_has_frames(enum gsu_kind k)
+{
+	return k == GSU_FRAMEBENCH || k == GSU_GAME;
+}
+
+double gsu_curve_p(int i)
+{
+	/* exceedance 10^0 .. 10^-3 in equal log steps: P0 .. P99.9 */
+	return 1.0 - pow(10.0, -3.0 * (double)i / (double)(GSU_CURVE_N - 1));
+}
+
+/* ---- preparing -------------------------------------------------------- */
+
+static const char *default_program(enum gsu_kind k)
+{
+	switch (k) {
+	case GSU_FRAMEBENCH: return "framebench";
+	case GSU_SCHBENCH: return "schbench";
+	case GSU_PERF_MESSAGING: return "perf";
+	case GSU_STRESS_NG: return "stress-ng";
+	case GSU_GAME: return "sh";
+	default: return "?";
+	}
+}
+
+bool gsu_workload_prepare(struct gsu_workload *w)
+{
+	const char *prog = w->binary[0] ? w->binary : default_program(w->kind);
+
+	w->skip_reason[0] = '\0';
+	if (w->kind == GSU_GAME)
+		prog = "/bin/sh";
+	w->available = !gsu_resolve(prog, w->resolved, sizeof(w->resolved));
+	if (!w->available)
+		snprintf(w->skip_reason, sizeof(w->skip_reason),
+			 "%s not installed (no '%.160s' in PATH%s)",
+			 gsu_kind_name(w->kind), prog,
+			 w->kind == GSU_FRAMEBENCH ? " or next to gamesuite"
+						   : "");
+	return w->available;
+}
+
+/* ---- building a run --------------------------------------------------- */
+
+struct argv_b {
+	char **v;
+	int n, cap;
+	int oom;
+};
+
+static void add(struct argv_b *b, const char *s)
+{
+	if (b->n + 2 > b->cap) {
+		int nc = b->cap ? b->cap * 2 : 16;
+		char **nv = realloc(b->v, (size_t)nc * sizeof(*nv));
+
+		if (!nv) {
+			b->oom = 1;
+			return;
+		}
+		b->v = nv;
+		b->cap = nc;
+	}
+	if (!(b->v[b->n] = strdup(s))) {
+		b->oom = 1;
+		return;
+	}
+	b->v[++b->n] = NULL;
+}
+
+static void addf(struct argv_b *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void addf(struct argv_b *b, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	add(b, buf);
+}
+
+static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *dupf(const char *fmt, ...)
+{
+	char buf[1200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return strdup(buf);
+}
+
+int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
+		   const char *dir, struct gsu_exec *x, char *err, size_t errlen)
+{
+	uint64_t dur = gsu_workload_duration(s, w);
+	unsigned secs = (unsigned)((dur + NSEC_PER_SEC / 2) / NSEC_PER_SEC);
+	struct argv_b b = { 0 };
+	int ne = 0;
+
+	memset(x, 0, sizeof(*x));
+	if (secs < 1)
+		secs = 1;
+	gs_strlcpy(x->dir, dir, sizeof(x->dir));
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(x->log, sizeof(x->log), "%s/output.log", dir);
+	add(&b, w->resolved);
+	switch (w->kind) {
+	case GSU_FRAMEBENCH:
+		snprintf(x->json, sizeof(x->json), "%s/framebench.json", dir);
+		snprintf(x->csv, sizeof(x->csv), "%s/frames.csv", dir);
+		if (w->profile[0]) {
+			add(&b, "--profile");
+			add(&b, w->profile);
+		}
+		add(&b, "--duration");
+		addf(&b, "%llums", (unsigned long long)(dur / NSEC_PER_MSEC));
+		add(&b, "--seed");
+		addf(&b, "%llu", (unsigned long long)(w->has_seed ? w->seed
+								  : s->seed));
+		if (w->fps >= 0) {
+			add(&b, "--fps");
+			addf(&b, "%d", w->fps);
+		}
+		for (int i = 0; i < w->nbg; i++) {
+			add(&b, "--bg");
+			add(&b, w->bg[i]);
+		}
+		add(&b, "--json");
+		add(&b, x->json);
+		add(&b, "--csv");
+		add(&b, x->csv);
+		add(&b, "--no-feed");
+		add(&b, "--quiet");
+		/* calibration and warm-up come on top of the duration */
+		x->timeout_ns = 2 * dur + 60 * NSEC_PER_SEC;
+		break;
+	case GSU_SCHBENCH:
+		add(&b, "-r");
+		addf(&b, "%u", secs);
+		x->timeout_ns = dur + 60 * NSEC_PER_SEC;
+		break;
+	case GSU_PERF_MESSAGING:
+		add(&b, "bench");
+		add(&b, "sched");
+		add(&b, "messaging");
+		x->timeout_ns = 300 * NSEC_PER_SEC;
+		break;
+	case GSU_STRESS_NG:
+		snprintf(x->yaml, sizeof(x->yaml), "%s/stress-ng.yaml", dir);
+		add(&b, "--timeout");
+		addf(&b, "%us", secs);
+		add(&b, "--yaml");
+		add(&b, x->yaml);
+		if (!w->nargs) {
+			add(&b, "--switch");
+			add(&b, "0");
+		}
+		x->timeout_ns = dur + 60 * NSEC_PER_SEC;
+		break;
+	case GSU_GAME: {
+		uint64_t startup = w->startup_ns ? w->startup_ns
+						 : 5 * NSEC_PER_SEC;
+
+		add(&b, "-c");
+		add(&b, w->command);
+		/* MANGOHUD_CONFIG replaces the config file unless it holds
+		 * read_cfg; then its options override the file's */
+		x->env[ne++] = strdup("MANGOHUD=1");
+		x->env[ne++] = dupf("MANGOHUD_CONFIGFILE=%s", w->mangohud_conf);
+		x->env[ne++] = dupf("MANGOHUD_CONFIG=read_cfg,output_folder=%s,"
+				    "autostart_log=%u,log_duration=%u",
+				    dir,
+				    (unsigned)((startup + NSEC_PER_SEC - 1) /
+					       NSEC_PER_SEC),
+				    secs);
+		x->env[ne++] = dupf("GAMESUITE_LOG_DIR=%s", dir);
+		x->env[ne++] = dupf("GAMESUITE_DURATION_S=%u", secs);
+		x->stop_ns = startup + dur + 5 * NSEC_PER_SEC;
+		x->timeout_ns = x->stop_ns + 30 * NSEC_PER_SEC;
+		break;
+	}
+	default:
+		break;
+	}
+	if (w->kind != GSU_GAME)
+		for (int i = 0; i < w->nargs; i++)
+			add(&b, w->args[i]);
+	if (w->timeout_ns) {
+		if (w->kind == GSU_GAME && x->stop_ns > w->timeout_ns)
+			x->stop_ns = w->timeout_ns;
+		x->timeout_ns = w->timeout_ns + (w->kind == GSU_GAME
+						 ? 30 * NSEC_PER_SEC : 0);
+	}
+	x->argv = b.v;
+	x->nenv = ne;
+	for (int i = 0; i < ne; i++)
+		if (!x->env[i])
+			b.oom = 1;
+	if (b.oom) {
+		snprintf(err, errlen, "out of memory");
+		gsu_exec_free(x);
+		return -1;
+	}
+	return 0;
+}
+
+void gsu_exec_free(struct gsu_exec *x)
+{
+	gsu_free_words(x->argv);
+	x->argv = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(x->env); i++) {
+		free(x->env[i]);
+		x->env[i] = NULL;
+	}
+}
+
+/* ---- parsers ----------------------------------------------------------- */
+
+static char *read_file(const char *path, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = malloc(max + 1);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	n = fread(buf, 1, max, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int gsu_parse_schbench(const char *text, double out[3])
+{
+	enum { NONE, WAKE, REQ, RPS } sec = NONE;
+	const char *l = text;
+	double avg_rps = NAN, rps50 = NAN;
+
+	out[0] = out[1] = out[2] = NAN;
+	while (l && *l) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char line[512];
+		const char *th;
+		double pct, v;
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, l, len);
+		line[len] = '\0';
+		l = nl ? nl + 1 : NULL;
+		if (strstr(line, "percentiles")) {
+			sec = strstr(line, "Wakeup") ? WAKE
+			      : strstr(line, "Request") ? REQ
+			      : strstr(line, "RPS") ? RPS : NONE;
+			continue;
+		}
+		if (sscanf(line, " average rps: %lf", &v) == 1) {
+			avg_rps = v;
+			continue;
+		}
+		th = strstr(line, "th:");
+		if (!th || sec == NONE)
+			continue;
+		/* "\t* 99.0th: 40         (1234 samples)" */
+		{
+			const char *p = th;
+
+			while (p > line && (p[-1] == '.' ||
+					    (p[-1] >= '0' && p[-1] <= '9')))
+				p--;
+			if (sscanf(p, "%lfth: %lf", &pct, &v) != 2)
+				continue;
+		}
+		if (fabs(pct - 99.0) < 1e-9) {
+			if (sec == WAKE && isnan(out[0]))
+				out[0] = v;
+			else if (sec == REQ && isnan(out[1]))
+				out[1] = v;
+		} else if (fabs(pct - 50.0) < 1e-9 && sec == RPS &&
+			   isnan(rps50)) {
+			rps50 = v;
+		}
+	}
+	out[2] = !isnan(avg_rps) ? avg_rps : rps50;
+	return isnan(out[0]) ? -1 : 0;
+}
+
+int gsu_parse_perf_messaging(const char *text, double *secs)
+{
+	const char *t = strstr(text, "Total time:");
+	char *end;
+	double v;
+
+	if (t) {
+		v = strtod(t + strlen("Total time:"), &end);
+		if (end == t + strlen("Total time:") || !(v >= 0))
+			return -1;
+		*secs = v;
+		return 0;
+	}
+	/* --format=simple: the number alone on a line */
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+
+		if (*l != '#') {
+			v = strtod(l, &end);
+			if (end != l && (*end == '\n' || *end == '\0') &&
+			    v >= 0) {
+				*secs = v;
+				return 0;
+			}
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return -1;
+}
+
+int gsu_parse_stressng_yaml(const char *text, double *ops_per_s)
+{
+	const char *key = "bogo-ops-per-second-real-time:";
+	const char *p = text;
+	double sum = 0;
+	int n = 0;
+
+	while ((p = strstr(p, key))) {
+		char *end;
+		double v = strtod(p + strlen(key), &end);
+
+		if (end != p + strlen(key) && isfinite(v)) {
+			sum += v;
+			n++;
+		}
+		p += strlen(key);
+	}
+	if (!n)
+		return -1;
+	*ops_per_s = sum;
+	return 0;
+}
+
+int gsu_parse_framebench_json(const struct gs_jv *doc, double *m, char *why,
+			      size_t whylen)
+{
+	static const struct {
+		int idx;
+		const char *path;
+	} keys[] = {
+		{ GSU_M_AVG_FPS, "avg_fps" },
+		{ GSU_M_LOW1_PCT, "low1_percentile_fps" },
+		{ GSU_M_LOW1_AVG, "low1_average_fps" },
+		{ GSU_M_LOW01_PCT, "low01_percentile_fps" },
+		{ GSU_M_LOW01_AVG, "low01_average_fps" },
+		{ GSU_M_FT_P50, "frametime_ms.p50" },
+		{ GSU_M_FT_P99, "frametime_ms.p99" },
+		{ GSU_M_FT_P999, "frametime_ms.p999" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct gs_jv *v = gs_json_path(doc, keys[i].path);
+
+		if (!v || v->type != GS_JNUM) {
+			snprintf(why, whylen, "framebench --json has no number "
+				 "at '%s'", keys[i].path);
+			return -1;
+		}
+		m[keys[i].idx] = v->num;
+	}
+	return 0;
+}
+
+int gsu_frames_metrics(const double *ft, size_t n, struct gsu_run *run)
+{
+	struct gs_fps_summary s;
+	double *sorted, *m = run->metrics;
+	double vals[GSU_M_NFRAME];
+
+	if (!n)
+		return -1;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -1;
+	if (gs_fps_summarize(ft, n, 0, sorted, &s)) {
+		free(sorted);
+		return -1;
+	}
+	vals[GSU_M_AVG_FPS] = s.avg_fps;
+	vals[GSU_M_LOW1_PCT] = s.low1_percentile_fps;
+	vals[GSU_M_LOW1_AVG] = s.low1_average_fps;
+	vals[GSU_M_LOW1_INT] = s.low1_integral_fps;
+	vals[GSU_M_LOW01_PCT] = s.low01_percentile_fps;
+	vals[GSU_M_LOW01_AVG] = s.low01_average_fps;
+	vals[GSU_M_FT_P50] = s.ft_p50;
+	vals[GSU_M_FT_P99] = s.ft_p99;
+	vals[GSU_M_FT_P999] = s.ft_p999;
+	for (int i = 0; i < GSU_M_NFRAME; i++)
+		if (isnan(m[i]))
+			m[i] = vals[i];
+	run->frames = n;
+	free(run->curve);
+	run->curve = malloc(GSU_CURVE_N * sizeof(*run->curve));
+	if (run->curve) {
+		/* gs_fps_summarize left the sorted frame times in scratch */
+		for (int i = 0; i < GSU_CURVE_N; i++)
+			run->curve[i] =
+				gs_pct_nearest(sorted, n, 100.0 * gsu_curve_p(i));
+	}
+	free(sorted);
+	return 0;
+}
+
+/* ---- collecting ------------------------------------------------------- */
+
+static int read_frames_csv(const char *path, struct gsu_run *run,
+			   bool need_per_frame, char *why, size_t whylen)
+{
+	struct gs_mh_log log;
+	char err[512];
+
+	if (gs_mh_read_path(path, &log, err, sizeof(err))) {
+		snprintf(why, whylen, "%s", err);
+		return -1;
+	}
+	if (need_per_frame && !log.per_frame) {
+		snprintf(why, whylen, "%s: the log holds periodic samples, not "
+			 "frames (set log_interval=0): lows need every frame",
+			 path);
+		gs_mh_free(&log);
+		return -1;
+	}
+	if (!log.n || gsu_frames_metrics(log.frametime_ms, log.n, run)) {
+		snprintf(why, whylen, "%s: no frames", path);
+		gs_mh_free(&log);
+		return -1;
+	}
+	gs_mh_free(&log);
+	return 0;
+}
+
+/* The newest MangoHud frame log (not a *_summary.csv) in dir. */
+static int newest_log(const char *dir, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct timespec best = { 0, 0 };
+	int found = -1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char p[1024];
+		struct stat st;
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".csv") ||
+		    (n >= 12 && !strcmp(e->d_name + n - 12, "_summary.csv")))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (stat(p, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (found < 0 || st.st_mtim.tv_sec > best.tv_sec ||
+		    (st.st_mtim.tv_sec == best.tv_sec &&
+		     st.st_mtim.tv_nsec > best.tv_nsec)) {
+			best = st.st_mtim;
+			gs_strlcpy(out, p, len);
+			found = 0;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
+		     struct gsu_run *run, char *why, size_t whylen)
+{
+	char err[512], *text, path[1024];
+	struct gs_jv *doc;
+	double v[3];
+	int rc = -1;
+
+	switch (w->kind) {
+	case GSU_FRAMEBENCH:
+		doc = gs_json_parse_file(x->json, err, sizeof(err));
+		if (!doc) {
+			snprintf(why, whylen, "no framebench result: %s", err);
+			return -1;
+		}
+		rc = gsu_parse_framebench_json(doc, run->metrics, why, whylen);
+		gs_json_free(doc);
+		if (rc)
+			return -1;
+		/* the integral low and the CDF come from the frame log; a
+		 * missing one costs only those */
+		if (read_frames_csv(x->csv, run, false, err, sizeof(err)))
+			snprintf(run->reason, sizeof(run->reason),
+				 "no per-frame data: %.400s", err);
+		return 0;
+	case GSU_GAME:
+		if (newest_log(x->dir, path, sizeof(path))) {
+			snprintf(why, whylen, "no MangoHud log (*.csv) in %s: "
+				 "is MangoHud installed and the game using "
+				 "Vulkan (or run through 'mangohud')?", x->dir);
+			return -1;
+		}
+		return read_frames_csv(path, run, true, why, whylen);
+	case GSU_SCHBENCH:
+		text = read_file(x->log, 1 << 20);
+		if (!text || gsu_parse_schbench(text, v)) {
+			snprintf(why, whylen, "no schbench latency report in %s",
+				 x->log);
+			free(text);
+			return -1;
+		}
+		for (int i = 0; i < 3; i++)
+			run->metrics[i] = v[i];
+		free(text);
+		return 0;
+	case GSU_PERF_MESSAGING:
+		text = read_file(x->log, 1 << 20);
+		if (!text || gsu_parse_perf_messaging(text, &v[0])) {
+			snprintf(why, whylen, "no 'Total time' in %s", x->log);
+			free(text);
+			return -1;
+		}
+		run->metrics[0] = v[0];
+		free(text);
+		return 0;
+	case GSU_STRESS_NG:
+		text = read_file(x->yaml, 1 << 20);
+		if (!text || gsu_parse_stressng_yaml(text, &v[0])) {
+			snprintf(why, whylen, "no stress-ng metrics in %s",
+				 x->yaml);
+			free(text);
+			return -1;
+		}
+		run->metrics[0] = v[0];
+		free(text);
+		return 0;
+	default:
+		snprintf(why, whylen, "unknown workload kind");
+		return -1;
+	}
+}

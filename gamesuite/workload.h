@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Workload kinds: what command each runs and how its result is read back.
+ * The parsers of the tools' outputs are pure functions (unit-tested).
+ */
+#ifndef GSU_WORKLOAD_H
+#define GSU_WORKLOAD_H
+
+#include "gamesuite.h"
+#include "json.h"
+
+/* Indexes of the per-frame metrics (framebench and game kinds). */
+enum {
+	GSU_M_AVG_FPS,
+	GSU_M_LOW1_PCT,
+	GSU_M_LOW1_AVG,
+	GSU_M_LOW1_INT,
+	GSU_M_LOW01_PCT,
+	GSU_M_LOW01_AVG,
+	GSU_M_FT_P50,
+	GSU_M_FT_P99,
+	GSU_M_FT_P999,
+	GSU_M_NFRAME
+};
+
+/* A prepared invocation of one run. */
+struct gsu_exec {
+	char **argv;		/* argv[0] is a path */
+	char *env[12];		/* NAME=value, NULL-terminated */
+	int nenv;
+	char dir[512];		/* per-run artefact directory */
+	char log[600];		/* stdout + stderr */
+	char json[600], csv[600], yaml[600];
+	uint64_t timeout_ns;	/* killed after this: a timeout */
+	uint64_t stop_ns;	/* game: stopped here, not a failure; 0 none */
+};
+
+/*
+ * Finds the program a workload needs; sets w->available, w->resolved and,
+ * when absent, w->skip_reason. Returns w->available.
+ */
+bool gsu_workload_prepare(struct gsu_workload *w);
+
+/* Builds the invocation for a run writing into dir (created). */
+int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
+		   const char *dir, struct gsu_exec *x, char *err,
+		   size_t errlen);
+void gsu_exec_free(struct gsu_exec *x);
+
+/* Reads the run's result into run->metrics (and curve/frames). Returns 0,
+ * or -1 with why (no output, unparseable, sampled MangoHud log, ...). */
+int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
+		     struct gsu_run *run, char *why, size_t whylen);
+
+/* ---- parsers ------------------------------------------------------------ */
+
+/* schbench's text report: out[0] wakeup p99 (us), out[1] request p99 (us),
+ * out[2] requests per second ("average rps", else the RPS p50). Missing
+ * figures are NaN. Returns 0 when the wake-up p99 was found. */
+int gsu_parse_schbench(const char *text, double out[3]);
+/* "Total time: 0.206 [sec]" or perf's --format=simple number. */
+int gsu_parse_perf_messaging(const char *text, double *secs);
+/* Sum of bogo-ops-per-second-real-time over stress-ng --yaml metrics. */
+int gsu_parse_stressng_yaml(const char *text, double *ops_per_s);
+/* framebench --json: the fixed keys of CONVENTIONS.md. */
+int gsu_parse_framebench_json(const struct gs_jv *doc, double *metrics,
+			      char *why, size_t whylen);
+/* Per-frame metrics and the quantile curve from raw frame times (ms);
+ * keeps values already in metrics unless they are NaN. */
+int gsu_frames_metrics(const double *ft_ms, size_t n, struct gsu_run *run);
+
+#endif

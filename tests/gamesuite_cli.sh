@@ -1,0 +1,225 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# gamesuite end to end on a machine without sched_ext: bad input, a
+# stand-in game with MangoHud-format logs (a verdict that must come out
+# "worse"), scheduler commands that load, fail, get ejected, re-enable or
+# show the wrong ops (through a fake sched_ext directory), unknown commands,
+# absent external tools, disturbance detection, and Ctrl-C. Asserts on
+# behaviour and counts, never on timings.
+set -u
+BUILD=${BUILD:-build}
+GS=$BUILD/gamesuite
+JG=$BUILD/tests/jsonget
+TD=$(pwd)/gamesuite/testdata
+[ -x "$GS" ] || { echo "$GS not built"; exit 1; }
+[ -x "$JG" ] || { echo "$JG not built"; exit 1; }
+
+T=$(mktemp -d /tmp/gamesuite-test.XXXXXX)
+HOG=
+cleanup() {
+	[ -n "$HOG" ] && kill "$HOG" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+fails=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# expect FILE PATH VALUE
+expect() {
+	got=$("$JG" "$1" "$2" 2>&1)
+	if [ "$got" = "$3" ]; then ok "$2 = $3"; else bad "$2: got '$got', want '$3'"; fi
+}
+QUIET="--cooldown 0 --settle 0 --probe-factor 0 --max-other-cpu 100 --max-busy 100 -q"
+
+# ---- bad input ----------------------------------------------------------
+printf 'repeat 3\nworkload a\n  kind framebench\n  fps fast\n' >"$T/bad.suite"
+"$GS" run "$T/bad.suite" --sched eevdf >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "bad.suite:4: fps" "$T/out" &&
+	ok "malformed suite: exit 2 with file:line" ||
+	{ bad "malformed suite: rc $rc"; cat "$T/out"; }
+"$GS" run "$T/none.suite" --sched eevdf >/dev/null 2>&1
+[ $? -eq 2 ] && ok "missing suite: exit 2" || bad "missing suite"
+printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' >"$T/g.suite"
+"$GS" run "$T/g.suite" >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "no --sched" "$T/out" && ok "no --sched: exit 2" || bad "no --sched"
+"$GS" run "$T/g.suite" --sched eevdf --bogus >/dev/null 2>&1
+[ $? -eq 2 ] && ok "unknown option: exit 2" || bad "unknown option"
+"$GS" run "$T/g.suite" --sched eevdf --repeat 0 >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "option --repeat" "$T/out" && ok "bad --repeat: exit 2" || bad "bad --repeat"
+"$GS" run "$T/g.suite" --sched "lavd 'x" >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "unbalanced" "$T/out" && ok "bad --sched quoting: exit 2" || bad "bad --sched"
+
+# ---- check: the shipped suites parse -----------------------------------------
+for s in gamesuite/suites/*.suite; do
+	if "$GS" check "$s" >"$T/out" 2>&1; then ok "check $s"; else bad "check $s"; cat "$T/out"; fi
+done
+
+# ---- a game with MangoHud logs: eevdf against a 'slow' stand-in -------------
+cat >"$T/game.suite" <<EOF
+repeat 5
+warmup 1
+workload fake-game
+  kind game
+  command $TD/fake-game.sh ok slow
+  mangohud-config $(pwd)/gamesuite/MangoHud.conf
+  duration 2s
+workload sampled
+  kind game
+  command $TD/fake-game.sh sampled
+  mangohud-config /dev/null
+workload crashes
+  kind game
+  command $TD/fake-game.sh crash
+  mangohud-config /dev/null
+workload absent
+  kind schbench
+  binary /nonexistent/schbench
+EOF
+"$GS" run "$T/game.suite" --sched eevdf --sched default --label slow $QUIET \
+	--only fake-game --only absent --json "$T/g.json" --html "$T/g.html" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "game suite: exit 0" || { bad "game suite: rc $rc"; cat "$T/out"; }
+expect "$T/g.json" workloads.fake-game.metrics.avg_fps.schedulers.slow.verdict worse
+expect "$T/g.json" workloads.fake-game.metrics.frametime_p99_ms.schedulers.slow.verdict worse
+expect "$T/g.json" workloads.fake-game.metrics.frametime_p99_ms.better lower
+expect "$T/g.json" workloads.fake-game.metrics.low1_average_fps.schedulers.eevdf.verdict same
+expect "$T/g.json" workloads.fake-game.metrics.avg_fps.schedulers.eevdf.n 5
+expect "$T/g.json" workloads.absent.status skipped
+expect "$T/g.json" summary.kept 10
+expect "$T/g.json" summary.warmup 2
+"$JG" "$T/g.json" workloads.fake-game.metrics.low01_percentile_fps.schedulers.slow.ratio_hi \
+	workloads.fake-game.metrics.low1_integral_fps.schedulers.slow.median >/dev/null &&
+	ok "interval and integral low present" || bad "interval/integral missing"
+grep -q "<svg" "$T/g.html" && grep -q "frame-time CDF" "$T/g.html" &&
+	! grep -q "<script" "$T/g.html" && ok "HTML report with inline SVG" || bad "HTML report"
+grep -q "slow .* worse" "$T/out" && ok "terminal table shows the verdict" || bad "terminal table"
+
+"$GS" run "$T/game.suite" --sched eevdf $QUIET --repeat 1 --warmup 0 \
+	--only sampled --only crashes --json "$T/c.json" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "failing workloads: exit 1" || bad "failing workloads: rc $rc"
+expect "$T/c.json" summary.workload_failed 2
+grep -q "periodic samples" "$T/out" && ok "sampled MangoHud log reported" || bad "sampled log"
+grep -q "signal 11" "$T/out" && ok "crash reported" || bad "crash"
+
+# ---- scheduler commands against a fake sched_ext directory ------------------
+SCX=$T/scx
+mkdir -p "$SCX"
+echo disabled >"$SCX/state"
+echo 0 >"$SCX/enable_seq"
+FS=$TD/fake-sched.sh
+cat >"$T/sched.suite" <<EOF
+repeat 2
+warmup 0
+workload wait
+  kind game
+  command sleep 0.6; exec $TD/fake-game.sh ok
+  mangohud-config /dev/null
+EOF
+"$GS" run "$T/sched.suite" $QUIET --sched-ext-root "$SCX" --load-timeout 5s \
+	--stop-timeout 5s --json "$T/s.json" --html "$T/s.html" \
+	--sched eevdf \
+	--sched "$FS $SCX fake ok" --ops fake --label fake-ok \
+	--sched "$FS $SCX fake fail" --ops fake --label fake-fail \
+	--sched "$FS $SCX fake eject 0.3" --ops fake --label fake-eject \
+	--sched "$FS $SCX other ok" --ops fake --label fake-wrong \
+	--sched "$FS $SCX fake reenable 0.3" --ops fake --label fake-reenable \
+	--sched "no-such-scheduler --fast" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "scheduler failures: exit 1" || { bad "scheduler failures: rc $rc"; cat "$T/out"; }
+expect "$T/s.json" schedulers.fake-ok.status ok
+expect "$T/s.json" workloads.wait.metrics.avg_fps.schedulers.fake-ok.n 2
+expect "$T/s.json" schedulers.fake-fail.status "failed to load"
+expect "$T/s.json" "schedulers.no-such-scheduler --fast.status" "unknown command"
+expect "$T/s.json" summary.load_failed 2
+expect "$T/s.json" summary.ejected 4
+expect "$T/s.json" summary.wrong_scheduler 2
+expect "$T/s.json" workloads.wait.metrics.avg_fps.schedulers.fake-eject.n 0
+expect "$T/s.json" summary.machine_restored true
+grep -q "loader exited during the run" "$T/out" && ok "ejection by loader exit reported" || bad "ejection report"
+grep -q "enable_seq" "$T/out" && ok "re-enable (enable_seq) reported" || bad "enable_seq report"
+grep -q "ops is 'other', expected 'fake'" "$T/out" && ok "wrong ops reported" || bad "wrong ops"
+grep -q "rejected by the verifier" "$T/s.html" && ok "loader output in the run log" || bad "loader log tail"
+[ "$(cat "$SCX/state")" = disabled ] && ok "left on the default scheduler" || bad "state $(cat "$SCX/state")"
+if pgrep -f "$SCX" >/dev/null; then bad "fake loaders left running"; else ok "no loader left running"; fi
+
+# ---- Ctrl-C: stops the run, unloads, writes what it has ---------------------
+cat >"$T/long.suite" <<EOF
+repeat 3
+warmup 0
+workload long
+  kind game
+  command $TD/fake-game.sh sleep $T
+  mangohud-config /dev/null
+EOF
+"$GS" run "$T/long.suite" $QUIET --sched-ext-root "$SCX" --sched eevdf \
+	--sched "$FS $SCX fake ok" --ops fake --json "$T/i.json" >"$T/out" 2>&1 &
+pid=$!
+i=0
+while [ "$(cat "$SCX/state")" != enabled ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 1 ] && ok "Ctrl-C: exit 1" || bad "Ctrl-C: rc $rc"
+expect "$T/i.json" summary.interrupted true
+expect "$T/i.json" summary.interrupted_runs 1
+[ "$(cat "$SCX/state")" = disabled ] && ok "Ctrl-C: scheduler unloaded" || bad "Ctrl-C: state $(cat "$SCX/state")"
+sleep 0.2
+if pgrep -f "$T" >/dev/null; then bad "Ctrl-C: processes left"; pgrep -af "$T"; else ok "Ctrl-C: nothing left running"; fi
+
+# ---- disturbance: a CPU hog is seen, runs discarded and repeated ----------
+thr=$((40 / $(nproc)))
+sh -c 'while :; do :; done' &
+HOG=$!
+"$GS" run "$T/game.suite" --only fake-game --sched eevdf --repeat 2 --warmup 0 \
+	--cooldown 0 --settle 0 --probe-factor 0 --max-busy "$thr" \
+	--max-other-cpu "$thr" --retries 1 -q --json "$T/d.json" >"$T/out" 2>&1
+"$GS" run "$T/game.suite" --only fake-game --sched eevdf --repeat 2 --warmup 0 \
+	--cooldown 0 --settle 0 --probe-factor 0 --max-busy "$thr" \
+	--max-other-cpu "$thr" --disturbed keep -q --json "$T/k.json" >"$T/out2" 2>&1
+kill $HOG
+HOG=
+expect "$T/d.json" summary.discarded_disturbed 4
+expect "$T/d.json" summary.repeated 2
+expect "$T/d.json" summary.kept 0
+expect "$T/k.json" summary.kept 2
+expect "$T/k.json" summary.kept_disturbed 2
+
+# ---- framebench, when it is built ---------------------------------------------
+if [ -x "$BUILD/framebench" ]; then
+	cat >"$T/fb.suite" <<EOF
+repeat 2
+warmup 0
+duration 1s
+workload fb
+  kind framebench
+  profile esports
+  bg hogs:1
+EOF
+	"$GS" run "$T/fb.suite" $QUIET --sched eevdf --sched default \
+		--json "$T/f.json" >"$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok "framebench suite: exit 0" || { bad "framebench suite: rc $rc"; cat "$T/out"; }
+	expect "$T/f.json" workloads.fb.metrics.avg_fps.schedulers.default.n 2
+	"$JG" "$T/f.json" workloads.fb.metrics.low1_integral_fps.schedulers.eevdf.median \
+		workloads.fb.metrics.frametime_p99_ms.schedulers.default.ratio >/dev/null &&
+		ok "framebench metrics read" || bad "framebench metrics"
+else
+	echo "note: $BUILD/framebench not built; its part is left out"
+fi
+
+# ---- perf bench sched messaging, when perf works ------------------------------
+if perf bench sched messaging -g 1 -l 5 >/dev/null 2>&1; then
+	printf 'repeat 2\nwarmup 0\nworkload msg\n  kind perf-messaging\n  args -g 1 -l 20\n' >"$T/p.suite"
+	"$GS" run "$T/p.suite" $QUIET --sched eevdf --json "$T/p.json" >"$T/out" 2>&1 &&
+		expect "$T/p.json" workloads.msg.metrics.total_time_s.schedulers.eevdf.n 2 ||
+		{ bad "perf messaging run"; cat "$T/out"; }
+else
+	echo "note: perf bench does not run here; its part is left out"
+fi
+
+echo "$fails failure(s)"
+[ $fails -eq 0 ]
