@@ -4,7 +4,10 @@
 # the program itself.
 
 FB_SRCS := framebench/profile.c framebench/builtin.c framebench/plan.c \
-	framebench/work.c
+	framebench/work.c framebench/engine.c framebench/bg.c \
+	framebench/disturb.c framebench/collect.c framebench/report.c \
+	framebench/feed.c framebench/markers.c framebench/cli.c \
+	framebench/run.c framebench/selftest.c
 FB_OBJDIR := $(BUILD)/obj/framebench
 FB_OBJS := $(FB_SRCS:framebench/%.c=$(FB_OBJDIR)/%.o)
 FB_LIB := $(FB_OBJDIR)/libfb.a
@@ -20,6 +23,26 @@ $(FB_LIB): $(FB_OBJS)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
+PROGRAMS += $(BUILD)/framebench
+$(BUILD)/framebench: $(FB_OBJDIR)/main.o $(FB_LIB) $(LIBGS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
 # Unit tests: profile parser, plan determinism, pure arithmetic.
 $(BUILD)/tests/test_framebench.o: CFLAGS += -Iframebench
 $(eval $(call gs_test,test_framebench,tests/test_framebench.c $(FB_LIB)))
+
+# build/tests/framebench_mhcheck FILE: checks a --csv file with the shared
+# MangoHud reader (for the shell tests).
+TEST_TOOLS += $(BUILD)/tests/framebench_mhcheck
+$(BUILD)/tests/framebench_mhcheck: $(BUILD)/tests/test_framebench_mhcheck.o $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# Shell integration tests (about 40 s together).
+INTEGRATION_TESTS += tests/framebench_cli.sh tests/framebench_profiles.sh \
+	tests/framebench_signal.sh
+
+# `make run`: the README's main job, a short run with background load.
+.PHONY: run
+run: $(BUILD)/framebench
+	$(BUILD)/framebench --profile proton --duration 10s --warmup 1s --bg hogs

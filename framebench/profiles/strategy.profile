@@ -18,22 +18,22 @@ net   period=50ms    work=200us..600us lock=sim hold=50us..150us
 
 stage game
   work   2ms..3ms
-  fanout 4 400us..1ms
-  work   500us..1ms
-  fanout 8 200us..600us lock=sim hold=50us..150us
-  lock   sim 100us..300us
   fanout 4 300us..800us
-  work   3ms..8ms p=0.05
+  work   500us..1ms
+  fanout 8 100us..300us lock=sim hold=30us..100us
+  lock   sim 100us..300us
   fanout 4 200us..500us
-  work   300us..700us
+  work   3ms..8ms p=0.05
   fanout 4 100us..300us
+  work   300us..700us
+  fanout 4 50us..200us
 
 stage render
-  work   1ms..2ms
-  fanout 4 200us..500us
-  work   300us..600us
+  work   800us..1500us
   fanout 4 150us..400us
+  work   300us..600us
   fanout 4 100us..300us
+  fanout 4 80us..200us
 
 stage driver
   work   100us..300us

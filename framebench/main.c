@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * framebench: a reproducible gaming-workload scheduler benchmark.
+ * See README.md, section framebench; the modules:
+ *   cli.c      options            profile.c  profile format
+ *   plan.c     deterministic plan engine.c   threads, futexes, processes
+ *   work.c     calibrated work    bg.c       background load
+ *   disturb.c  --disturb          collect.c  frame records, CSV
+ *   report.c   summary and JSON   feed.c     shared-memory frame feed
+ *   markers.c  trace_marker       run.c      one run; selftest.c
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan.h"
+#include "run.h"
+#include "util.h"
+
+static int list_profiles(void)
+{
+	for (size_t i = 0; i < fb_nbuiltins; i++) {
+		struct fb_profile p;
+		char err[512];
+
+		if (fb_profile_resolve(fb_builtins[i].name, &p, err, sizeof(err)))
+			gs_die(EXIT_RUNTIME, "%s", err);
+		printf("%-10s %s\n", p.name, p.description);
+	}
+	printf("(or --profile PATH to a profile file; the format is in "
+	       "README.md)\n");
+	return EXIT_OK;
+}
+
+/* --rt needs permission for SCHED_FIFO: find out before starting. */
+static void check_rt(void)
+{
+	struct sched_param sp = { .sched_priority = 1 }, other = { 0 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+		gs_die(EXIT_USAGE,
+		       "option --rt: SCHED_FIFO is not permitted (%s); run as "
+		       "root or with CAP_SYS_NICE",
+		       strerror(errno));
+	sched_setscheduler(0, SCHED_OTHER, &other);
+}
+
+int main(int argc, char **argv)
+{
+	static struct fb_config cfg;
+
+	gs_set_prog(argv[0]);
+	fb_cli_parse(argc, argv, &cfg);
+	if (cfg.list_profiles)
+		return list_profiles();
+	if (cfg.dump_plan) {
+		/* the frames a run would have at the target FPS (1000 FPS
+		 * assumed when uncapped) */
+		double secs = (cfg.warmup_ns + cfg.duration_ns) / 1e9;
+		double frames = secs * (cfg.prof.fps ? cfg.prof.fps : 1000);
+
+		fb_plan_dump(stdout, &cfg.prof, cfg.seed,
+			     frames > 1e6 ? 1000000 : (uint64_t)(frames + 0.5));
+		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+	}
+	if (cfg.self_test)
+		return fb_self_test(&cfg);
+	if (cfg.rt)
+		check_rt();
+	return fb_run(&cfg);
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# framebench's command line: impossible options and malformed profiles exit
+# with status 2 and a message naming the option or file:line; --dump-plan
+# is the same for the same seed and differs for another; --list-profiles,
+# --help, --version, --self-test work. Runs in a few seconds.
+set -u
+B=${BUILD:-build}
+FB=$B/framebench
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_usage "MESSAGE FRAGMENT" ARGS...: exit 2 and the fragment on stderr
+expect_usage() {
+	want=$1; shift
+	"$FB" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "framebench $*: exit $rc, expected 2"
+	grep -qF -- "$want" "$T/err" || fail "framebench $*: stderr lacks '$want': $(cat "$T/err")"
+}
+
+expect_usage "option --workers: expected an integer in [1, 64], got '0'" --workers 0
+expect_usage "option --duration: expected a duration" --duration -5s
+expect_usage "option --duration: expected a duration" --duration 0
+expect_usage "option --warmup: expected a duration" --warmup -1s
+expect_usage "option --bg: expected hogs, compile or browser" --bg gpu
+expect_usage "option --bg: expected hogs, compile or browser" --bg hogs:0
+expect_usage "option --fps: expected an integer in [0, 10000], got '-1'" --fps -1
+expect_usage "option --bg-nice: expected an integer in [-20, 19]" --bg-nice 30
+expect_usage "option --disturb: expected a LEN between 1ms and the period" --disturb 1s:2s
+expect_usage "option --disturb: expected a PERIOD" --disturb soon
+expect_usage "option --seed: expected an integer" --seed -3
+expect_usage "unknown profile 'nosuch': expected one of proton, unreal, esports, strategy" --profile nosuch
+expect_usage "unknown option '--frobnicate'" --frobnicate
+expect_usage "option --json: expected a value" --json
+expect_usage "unexpected argument 'extra'" extra
+
+# a malformed profile names the file and line
+printf 'name bad\nfps 60\nstage game\n  fanout 0 100us\n' >"$T/bad.profile"
+expect_usage "framebench: $T/bad.profile:4: expected a job count in [1, 64] after 'fanout', got '0'" --profile "$T/bad.profile"
+printf 'stage game\n  work 100us\n  call wineserver\n' >"$T/bad2.profile"
+expect_usage "$T/bad2.profile:3: expected a declared service (none declared yet), got 'wineserver'" --profile "$T/bad2.profile"
+expect_usage "$T/missing.profile: cannot open profile" --profile "$T/missing.profile"
+
+# --rt without the right to use SCHED_FIFO: a clear message, status 2
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$FB" --rt --duration 1s >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "--rt as nobody: exit $rc, expected 2"
+	grep -q "option --rt: SCHED_FIFO is not permitted" "$T/err" || fail "--rt as nobody: $(cat "$T/err")"
+fi
+
+# help, version, profiles
+"$FB" --help >"$T/out" 2>&1 || fail "--help exits non-zero"
+grep -q -- "--dump-plan" "$T/out" || fail "--help lacks --dump-plan"
+"$FB" --version | grep -q '^framebench [0-9]' || fail "--version"
+"$FB" --list-profiles >"$T/out" || fail "--list-profiles exits non-zero"
+for p in proton unreal esports strategy; do
+	grep -q "^$p " "$T/out" || fail "--list-profiles lacks $p"
+done
+
+# --dump-plan: deterministic per seed, a 20-30 wake-up chain per profile
+for p in proton unreal esports strategy; do
+	"$FB" --profile $p --seed 7 --duration 1s --warmup 0 --dump-plan >"$T/a" || fail "dump-plan $p"
+	"$FB" --profile $p --seed 7 --duration 1s --warmup 0 --dump-plan >"$T/b"
+	"$FB" --profile $p --seed 8 --duration 1s --warmup 0 --dump-plan >"$T/c"
+	cmp -s "$T/a" "$T/b" || fail "$p: --dump-plan differs for the same seed"
+	cmp -s "$T/a" "$T/c" && fail "$p: --dump-plan is the same for seeds 7 and 8"
+	n=$(sed -n 's/^critical chain: \([0-9]*\) wake-ups per frame.*/\1/p' "$T/a")
+	[ -n "$n" ] && [ "$n" -ge 20 ] && [ "$n" -le 30 ] || fail "$p: chain of '$n' wake-ups, expected 20-30"
+	[ "$(grep -c '^frame ' "$T/a")" -ge 60 ] || fail "$p: --dump-plan has too few frames"
+done
+# the plan does not depend on the machine's speed: no calibration in it
+grep -qi "loops" "$T/a" && fail "--dump-plan mentions calibration"
+# a profile given by path gives the same plan as the same profile by name
+"$FB" --profile framebench/profiles/unreal.profile --seed 7 --duration 1s --warmup 0 --dump-plan >"$T/d"
+"$FB" --profile unreal --seed 7 --duration 1s --warmup 0 --dump-plan >"$T/e"
+diff "$T/d" "$T/e" | grep -v '^[<>] profile \|^---\|^[0-9]' | grep -q . && fail "profile by path and by name differ"
+
+# --self-test prints the per-frame measurement overhead
+"$FB" --self-test --no-feed >"$T/out" 2>&1
+grep -q "measurement overhead: [0-9]* ns per frame" "$T/out" || fail "--self-test: $(cat "$T/out")"
+grep -q "% of a 16.7 ms frame (target < 1 %)" "$T/out" || fail "--self-test lacks the percentage"
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "framebench CLI: all checks passed"

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# SIGINT (and SIGTERM) in the middle of a run: framebench exits 0 with a
+# partial report (terminal and JSON say "interrupted"), removes its frame
+# feed from /dev/shm, and no process it started (helpers, background load,
+# short-lived compile jobs) outlives it. About 10 s.
+set -u
+B=${BUILD:-build}
+FB=$B/framebench
+J=$B/tests/jsonget
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# descendants PID: every process below PID ("pid comm" lines)
+descendants() {
+	ps -eo pid=,ppid=,comm= | awk -v root="$1" '
+		{ parent[$1] = $2; comm[$1] = $3 }
+		END {
+			for (p in parent) {
+				q = p
+				for (i = 0; i < 64 && q != "" && q != root && q > 1; i++)
+					q = parent[q]
+				if (q == root && p != root)
+					print p, comm[p]
+			}
+		}'
+}
+
+run_and_signal() {
+	sig=$1 name=$2
+	"$FB" --profile proton --duration 60s --warmup 300ms --bg hogs:1 \
+		--bg compile:2 --json "$T/$name.json" >"$T/$name.out" 2>"$T/$name.err" &
+	pid=$!
+	# the frame feed appears once the run is set up
+	i=0
+	while [ ! -e /dev/shm/framebench.$pid ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	[ -e /dev/shm/framebench.$pid ] || fail "$name: no /dev/shm/framebench.$pid while running"
+	sleep 2
+	descendants $pid >"$T/$name.kids"
+	grep -q "fb-wineserver" "$T/$name.kids" || fail "$name: no wineserver helper among: $(cat "$T/$name.kids")"
+	grep -q "fb-bg-hogs" "$T/$name.kids" || fail "$name: no background hogs among: $(cat "$T/$name.kids")"
+	kill -"$sig" $pid
+	t0=$(date +%s)
+	wait $pid
+	rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	[ $rc -eq 0 ] || fail "$name: exit $rc after SIG$sig: $(cat "$T/$name.err")"
+	[ $secs -le 5 ] || fail "$name: took ${secs}s to stop"
+	grep -q "INTERRUPTED: figures cover the first" "$T/$name.out" || fail "$name: no partial report"
+	grep -q "^average FPS" "$T/$name.out" || fail "$name: the partial report has no figures"
+	[ "$("$J" "$T/$name.json" interrupted)" = true ] || fail "$name: JSON not marked interrupted"
+	f=$("$J" "$T/$name.json" frames)
+	[ "${f:-0}" -gt 0 ] || fail "$name: no frame in the partial report"
+	awk -v s="$("$J" "$T/$name.json" measured_s)" 'BEGIN { exit !(s > 1 && s < 10) }' ||
+		fail "$name: measured_s is $("$J" "$T/$name.json" measured_s)"
+	[ -e /dev/shm/framebench.$pid ] && fail "$name: /dev/shm/framebench.$pid left behind"
+	sleep 0.2
+	while read -r kid comm; do
+		now=$(ps -o comm= -p "$kid" 2>/dev/null)
+		[ -n "$now" ] && [ "$now" = "$comm" ] && fail "$name: $comm ($kid) outlived framebench"
+	done <"$T/$name.kids"
+}
+
+run_and_signal INT sigint
+run_and_signal TERM sigterm
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "framebench signals: all checks passed"
