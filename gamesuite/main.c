@@ -159,9 +159,10 @@ static void print_plan(FILE *f, const struct gsu_results *r)
 
 int main(int argc, char **argv)
 {
-	struct gsu_suite suite;
-	struct gsu_results r;
-	struct gsu_table t = { 0 };
+	/* static: what early exits leave allocated stays reachable */
+	static struct gsu_suite suite;
+	static struct gsu_results r;
+	static struct gsu_table t;
 	const char *cmd, *json = NULL, *html = NULL, *workdir = NULL;
 	char **only = NULL, err[600];
 	int nonly = 0, opt, rc;

@@ -18,21 +18,31 @@
 
 /* ---- kinds and their metrics ------------------------------------------- */
 
+#define FRAME_METRICS \
+	{ "avg_fps", "fps", true, "average FPS: frames / total time" }, \
+	{ "low1_percentile_fps", "fps", true, \
+	  "1 % low, percentile definition: 1000 / P99 frame time" }, \
+	{ "low1_average_fps", "fps", true, \
+	  "1 % low, average definition: 1000 / mean of the slowest 1 %" }, \
+	{ "low1_integral_fps", "fps", true, \
+	  "1 % low, integral definition (RTSS): time-weighted" }, \
+	{ "low01_percentile_fps", "fps", true, \
+	  "0.1 % low, percentile definition: 1000 / P99.9 frame time" }, \
+	{ "low01_average_fps", "fps", true, \
+	  "0.1 % low, average definition: 1000 / mean of the slowest 0.1 %" }, \
+	{ "frametime_p50_ms", "ms", false, "median frame time" }, \
+	{ "frametime_p99_ms", "ms", false, "99th percentile frame time" }, \
+	{ "frametime_p999_ms", "ms", false, "99.9th percentile frame time" }, \
+
 static const struct gsu_metric_def frame_metrics[GSU_M_NFRAME] = {
-	{ "avg_fps", "fps", true, "average FPS: frames / total time" },
-	{ "low1_percentile_fps", "fps", true,
-	  "1 % low, percentile definition: 1000 / P99 frame time" },
-	{ "low1_average_fps", "fps", true,
-	  "1 % low, average definition: 1000 / mean of the slowest 1 %" },
-	{ "low1_integral_fps", "fps", true,
-	  "1 % low, integral definition (RTSS): time-weighted" },
-	{ "low01_percentile_fps", "fps", true,
-	  "0.1 % low, percentile definition: 1000 / P99.9 frame time" },
-	{ "low01_average_fps", "fps", true,
-	  "0.1 % low, average definition: 1000 / mean of the slowest 0.1 %" },
-	{ "frametime_p50_ms", "ms", false, "median frame time" },
-	{ "frametime_p99_ms", "ms", false, "99th percentile frame time" },
-	{ "frametime_p999_ms", "ms", false, "99.9th percentile frame time" },
+	FRAME_METRICS
+};
+
+/* framebench: the frame metrics, then its own figures */
+static const struct gsu_metric_def framebench_metrics[GSU_M_NFB] = {
+	FRAME_METRICS
+	{ "input_latency_p99_ms", "ms", false,
+	  "framebench input-to-frame latency, p99" },
 };
 
 static const struct gsu_metric_def schbench_metrics[] = {
@@ -63,6 +73,8 @@ size_t gsu_kind_metrics(enum gsu_kind k, const struct gsu_metric_def **defs)
 {
 	switch (k) {
 	case GSU_FRAMEBENCH:
+		*defs = framebench_metrics;
+		return ARRAY_SIZE(framebench_metrics);
 	case GSU_GAME:
 		*defs = frame_metrics;
 		return ARRAY_SIZE(frame_metrics);
@@ -475,6 +487,9 @@ int gsu_parse_framebench_json(const struct gs_jv *doc, double *m, char *why,
 		}
 		m[keys[i].idx] = v->num;
 	}
+	/* optional figures: absent in older framebench versions */
+	m[GSU_M_LOW1_INT] = gs_json_num_at(doc, "low1_integral_fps", NAN);
+	m[GSU_M_INPUT_P99] = gs_json_num_at(doc, "input_latency_ms.p99", NAN);
 	return 0;
 }
 

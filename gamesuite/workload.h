@@ -20,7 +20,10 @@ enum {
 	GSU_M_FT_P50,
 	GSU_M_FT_P99,
 	GSU_M_FT_P999,
-	GSU_M_NFRAME
+	GSU_M_NFRAME,
+	/* framebench only */
+	GSU_M_INPUT_P99 = GSU_M_NFRAME,
+	GSU_M_NFB
 };
 
 /* A prepared invocation of one run. */

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest plan: the scheduler comparison of `make vm-demo` done by gamesuite
+# (added by the gamesuite work as a plan the VM harness can pack; vm/ itself
+# belongs to the lavd/VM harness). Inside one boot, interleaved and
+# repeated: the kernel default against lavd and a lavd ablation, on two
+# framebench workloads, with gamesuite's verdicts (median, bootstrap
+# interval, ratio, Mann-Whitney p). The JSON and HTML reports go to the host
+# over the results port (gs_file), the terminal table to the console.
+#
+# Needs in /bin: gamesuite, framebench, lavd (make static). Kernel command
+# line parameters (vm/boot.sh --append):
+#   gs.repeat=N      measured runs per scheduler (default 5)
+#   gs.duration=D    framebench duration per run (default 4s)
+#   gs.ablation=ARGS lavd options of the ablation (default --no-wake-sync;
+#                    "none" leaves the ablation out)
+# Results: "RESULT gamesuite PASS|FAIL exit=N", FILE gamesuite.json,
+# FILE gamesuite.html. VM.md: under emulation only effects of about 1.2x
+# and more separate with ~5 pairs; wake-up latency differs between TCG
+# modes, frame-time medians and throughput keep their direction.
+
+repeat=$(gs_param repeat 5)
+duration=$(gs_param duration 4s)
+ablation=$(gs_param ablation --no-wake-sync)
+
+cat > /tmp/demo.suite <<EOF
+name     vm-demo
+repeat   $repeat
+warmup   1
+cooldown 1s
+duration $duration
+
+workload proton-hogs
+  kind    framebench
+  profile proton
+  bg      hogs:2
+
+workload esports-browser
+  kind    framebench
+  profile esports
+  bg      browser
+EOF
+
+set -- --sched eevdf --sched lavd
+[ "$ablation" = none ] || set -- "$@" --sched "lavd $ablation"
+gs_out "PHASE gamesuite repeat=$repeat duration=$duration ablation=$ablation"
+# --probe-factor: inside TCG the probe also catches host contention, the
+# one disturbance the guest's /proc/stat cannot see (VM.md).
+gamesuite run /tmp/demo.suite "$@" --load-timeout 60s --probe-factor 1.5 \
+	--json /tmp/gamesuite.json --html /tmp/gamesuite.html \
+	> /tmp/gamesuite.out 2> /tmp/gamesuite.err
+rc=$?
+cat /tmp/gamesuite.out
+show_log /tmp/gamesuite.err 80
+if [ $rc -eq 0 ] && [ "$(scx_state)" != enabled ]; then
+	gs_result gamesuite PASS "exit=$rc state=$(scx_state)"
+else
+	gs_result gamesuite FAIL "exit=$rc state=$(scx_state)"
+fi
+[ -s /tmp/gamesuite.json ] && gs_file gamesuite.json /tmp/gamesuite.json
+[ -s /tmp/gamesuite.html ] && gs_file gamesuite.html /tmp/gamesuite.html
