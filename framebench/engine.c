@@ -22,6 +22,7 @@
 
 #include "feed.h"
 #include "markers.h"
+#include "pace.h"
 #include "plan.h"
 #include "sync.h"
 #include "work.h"
@@ -392,12 +393,10 @@ static int present(const struct fb_task *t, uint64_t frame,
 
 	if (T) {
 		/* the first vsync at or after now, one present per vsync */
-		uint64_t k = (now - sh->t0 + T - 1) / T, target;
+		uint64_t k = fb_vsync_index(sh->t0, T, now, ps->have_k, ps->last_k);
+		uint64_t target = sh->t0 + k * T;
 		int rc;
 
-		if (ps->have_k && k <= ps->last_k)
-			k = ps->last_k + 1;
-		target = sh->t0 + k * T;
 		rc = fb_sleep_until(sh, target);
 		if (rc < 0)
 			return -1;
@@ -407,7 +406,7 @@ static int present(const struct fb_task *t, uint64_t frame,
 				     now);
 		fb_chain_op(slot);
 		fb_chain_woke(slot, rc);
-		r.missed_vsyncs = ps->have_k ? (uint32_t)(k - ps->last_k - 1) : 0;
+		r.missed_vsyncs = fb_vsync_missed(ps->have_k, ps->last_k, k);
 		ps->last_k = k;
 		ps->have_k = true;
 	}

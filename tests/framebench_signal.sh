@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# SIGINT (and SIGTERM) in the middle of a run: framebench exits 0 with a
-# partial report (terminal and JSON say "interrupted"), removes its frame
+# While a run goes, its frame feed is in /dev/shm with the right header and
+# advancing. SIGINT (and SIGTERM) in the middle of a run: framebench exits 0
+# with a partial report (terminal and JSON say "interrupted"), removes its frame
 # feed from /dev/shm, and no process it started (helpers, background load,
 # short-lived compile jobs) outlives it. About 10 s.
 set -u
@@ -41,7 +42,15 @@ run_and_signal() {
 		sleep 0.1; i=$((i + 1))
 	done
 	[ -e /dev/shm/framebench.$pid ] || fail "$name: no /dev/shm/framebench.$pid while running"
+	# the feed (lib/framefeed.h): magic, our pid, frames published
+	f=/dev/shm/framebench.$pid
+	[ "$(head -c 8 "$f" 2>/dev/null)" = FAMEFEED ] || fail "$name: feed magic is not FAMEFEED"
+	[ "$(od -An -t d4 -j 20 -N 4 "$f" | tr -d ' ')" = "$pid" ] || fail "$name: feed pid is not $pid"
+	h1=$(od -An -t u8 -j 40 -N 8 "$f" | tr -d ' ')
 	sleep 2
+	h2=$(od -An -t u8 -j 40 -N 8 "$f" 2>/dev/null | tr -d ' ')
+	[ "${h2:-0}" -gt "${h1:-0}" ] || fail "$name: feed head did not advance ($h1 -> $h2)"
+	[ "$(od -An -t u4 -j 48 -N 4 "$f" | tr -d ' ')" = 1 ] || fail "$name: feed state is not 1 (measuring)"
 	descendants $pid >"$T/$name.kids"
 	grep -q "fb-wineserver" "$T/$name.kids" || fail "$name: no wineserver helper among: $(cat "$T/$name.kids")"
 	grep -q "fb-bg-hogs" "$T/$name.kids" || fail "$name: no background hogs among: $(cat "$T/$name.kids")"

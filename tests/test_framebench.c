@@ -14,6 +14,9 @@
 
 #include <cmocka.h>
 
+#include "bg.h"
+#include "disturb.h"
+#include "pace.h"
 #include "plan.h"
 #include "profile.h"
 #include "rng.h"
@@ -402,6 +405,81 @@ static void test_dist(void **state)
 	assert_true(fb_dist_mean(&d) == 500000);
 }
 
+static void test_vsync(void **state)
+{
+	const uint64_t t0 = 1000, T = 16666667;
+	uint64_t k;
+
+	(void)state;
+	/* a frame ready exactly at a vsync is shown at that vsync */
+	assert_int_equal(fb_vsync_index(t0, T, t0 + 3 * T, false, 0), 3);
+	/* one ns later: the next one */
+	assert_int_equal(fb_vsync_index(t0, T, t0 + 3 * T + 1, false, 0), 4);
+	/* before the first vsync of the run */
+	assert_int_equal(fb_vsync_index(t0, T, 10, false, 0), 0);
+	/* never two frames at one vsync: queue behind the previous */
+	assert_int_equal(fb_vsync_index(t0, T, t0 + 2 * T, true, 5), 6);
+	assert_int_equal(fb_vsync_missed(true, 5, 6), 0);
+	/* a frame ready 2.5 intervals after the previous vsync misses two */
+	k = fb_vsync_index(t0, T, t0 + 7 * T + T / 2, true, 5);
+	assert_int_equal(k, 8);
+	assert_int_equal(fb_vsync_missed(true, 5, k), 2);
+	assert_int_equal(fb_vsync_missed(false, 0, 9), 0);
+}
+
+static void test_bg_parse(void **state)
+{
+	struct fb_bg_spec s;
+
+	(void)state;
+	assert_int_equal(fb_bg_parse("hogs", 2, &s), 0);
+	assert_int_equal(s.kind, FB_BG_HOGS);
+	assert_int_equal(s.n, 2);	/* one per CPU */
+	assert_int_equal(fb_bg_parse("compile:6", 2, &s), 0);
+	assert_int_equal(s.kind, FB_BG_COMPILE);
+	assert_int_equal(s.n, 6);
+	assert_int_equal(fb_bg_parse("browser", 8, &s), 0);
+	assert_int_equal(s.n, 2);	/* browser: two threads by default */
+	assert_int_equal(fb_bg_parse("hogs:0", 2, &s), -1);
+	assert_int_equal(fb_bg_parse("hogs:257", 2, &s), -1);
+	assert_int_equal(fb_bg_parse("hogs:", 2, &s), -1);
+	assert_int_equal(fb_bg_parse("hog", 2, &s), -1);
+	assert_int_equal(fb_bg_parse("hogsx", 2, &s), -1);
+	assert_int_equal(fb_bg_parse("", 2, &s), -1);
+	assert_string_equal(fb_bg_name(FB_BG_BROWSER), "browser");
+}
+
+static void test_disturb_parse(void **state)
+{
+	uint64_t period, len;
+	unsigned threads;
+
+	(void)state;
+	assert_int_equal(fb_disturb_parse("3m", 2, &period, &len, &threads, err,
+					  sizeof(err)), 0);
+	assert_int_equal(period, 180000000000ULL);
+	assert_int_equal(len, 200000000);	/* default 200 ms */
+	assert_int_equal(threads, 2);		/* one per CPU */
+	/* a bare PERIOD is in seconds, a bare LEN in milliseconds */
+	assert_int_equal(fb_disturb_parse("10:50:1", 4, &period, &len, &threads,
+					  err, sizeof(err)), 0);
+	assert_int_equal(period, 10000000000ULL);
+	assert_int_equal(len, 50000000);
+	assert_int_equal(threads, 1);
+	assert_int_equal(fb_disturb_parse("1s:2s", 2, &period, &len, &threads,
+					  err, sizeof(err)), -1);
+	assert_string_equal(err, "expected a LEN between 1ms and the period "
+				 "(e.g. 200ms), got '2s'");
+	assert_int_equal(fb_disturb_parse("1s:100ms:0", 2, &period, &len,
+					  &threads, err, sizeof(err)), -1);
+	assert_string_equal(err, "expected THREADS in [1, 64], got '0'");
+	assert_int_equal(fb_disturb_parse("1ms", 2, &period, &len, &threads,
+					  err, sizeof(err)), -1);
+	assert_int_equal(fb_disturb_parse("1s:1ms:1:9", 2, &period, &len,
+					  &threads, err, sizeof(err)), -1);
+	assert_string_equal(err, "expected PERIOD[:LEN[:THREADS]]");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +492,9 @@ int main(void)
 		cmocka_unit_test(test_plan_dump),
 		cmocka_unit_test(test_plan_values),
 		cmocka_unit_test(test_dist),
+		cmocka_unit_test(test_vsync),
+		cmocka_unit_test(test_bg_parse),
+		cmocka_unit_test(test_disturb_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
