@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* frametrace import -o FILE INPUT */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "import.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: frametrace import -o FILE [--format perf|ftrace|mangohud] INPUT\n"
+		"  Converts perf script text (perf sched record -k mono; perf script\n"
+		"  [-F trace:tid,cpu,time,event,trace] --ns), ftrace text, or a\n"
+		"  MangoHud CSV log into a frametrace trace file. The format is\n"
+		"  detected from the content unless --format is given.\n");
+}
+
+int ft_cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	enum ft_fmt fmt = FT_FMT_UNKNOWN;
+	struct ft_trace t;
+	char err[1024];
+	bool quiet = false;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:f:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "perf"))
+				fmt = FT_FMT_PERF;
+			else if (!strcmp(optarg, "ftrace"))
+				fmt = FT_FMT_FTRACE;
+			else if (!strcmp(optarg, "mangohud"))
+				fmt = FT_FMT_MANGOHUD;
+			else
+				gs_die(EXIT_USAGE,
+				       "option --format: expected perf, ftrace or "
+				       "mangohud, got '%s'", optarg);
+			break;
+		case 'q': quiet = true; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!out || optind != argc - 1) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (fmt == FT_FMT_UNKNOWN) {
+		rc = ft_load(argv[optind], &t, err, sizeof(err));
+	} else {
+		/* forced format: read the text ourselves */
+		FILE *f = fopen(argv[optind], "rb");
+		char *buf = NULL;
+		size_t len = 0, cap = 0, n;
+
+		if (!f)
+			gs_die(EXIT_USAGE, "%s: cannot open: %m", argv[optind]);
+		do {
+			if (len + 65536 > cap) {
+				char *nb;
+
+				cap = cap ? cap * 2 : 1 << 20;
+				nb = realloc(buf, cap);
+				if (!nb)
+					gs_die(EXIT_RUNTIME, "out of memory");
+				buf = nb;
+			}
+			n = fread(buf + len, 1, cap - len, f);
+			len += n;
+		} while (n);
+		fclose(f);
+		rc = ft_import_mem(buf, len, argv[optind], fmt, &t, err,
+				   sizeof(err));
+		free(buf);
+	}
+	if (rc < 0)
+		gs_die(EXIT_USAGE, "%s", err);
+	if (rc > 0)
+		gs_warn("warning: %s", t.warning);
+	if (ft_trace_write(&t, out, err, sizeof(err))) {
+		ft_trace_free(&t);
+		gs_die(EXIT_RUNTIME, "%s", err);
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"frametrace: %s (%s): %zu events, %zu tasks, %zu frames, "
+			"%" PRIu64 " idle->task switches reconstructed -> %s\n",
+			argv[optind], ft_meta_get(&t, "format"), t.nev, t.ntasks,
+			t.nframes, t.reconstructed, out);
+	ft_trace_free(&t);
+	return EXIT_OK;
+}

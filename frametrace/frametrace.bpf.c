@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * frametrace's kernel side: scheduler, futex and trace_marker events as
+ * 32-byte records (frametrace.h).
+ *
+ * Two modes, chosen before load (rodata `mode`):
+ *  - stream (record): every event goes through the BPF ring buffer `rb`.
+ *    Records are submitted with BPF_RB_NO_WAKEUP: a consumer woken per
+ *    event generates sched events of its own that wake it again (see
+ *    TRACING.md); user space drains on a timer, and a wake-up is forced
+ *    only when the ring is more than `wakeup_bytes` full.
+ *  - flight (watch): fixed-size events overwrite a per-CPU ring inside a
+ *    memory-mappable array (`flight`, one segment per CPU, write index per
+ *    CPU in `heads`); names, markers and trigger notes (rare) go through
+ *    the small ring buffer `aux`. User space copies a snapshot on a trigger.
+ *
+ * The recorder's own process is filtered (except its context switches,
+ * which are kept so CPU occupancy stays complete and the recorder's own
+ * CPU use is visible in reports).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "frametrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 self_tgid = 0;
+const volatile __u32 mode = FT_MODE_STREAM;
+const volatile __u32 flight_shift = 16;	/* log2(slots per CPU) */
+const volatile __u64 wakeup_bytes = 0;	/* force a wake-up above this fill */
+/* trace_marker inodes (ino, dev) of up to two tracefs mounts; 0 = off */
+const volatile __u64 marker_ino[2] = { 0, 0 };
+const volatile __u32 marker_dev[2] = { 0, 0 };
+/* flight-mode wake-up latency trigger: tasks whose comm starts with
+ * wl_comm (wl_comm_len bytes, 0 = every task) */
+const volatile __u64 wl_thresh_ns = 0;
+const volatile char wl_comm[FT_COMM_LEN] = {};
+const volatile __u32 wl_comm_len = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} aux SEC(".maps");
+
+struct ft_counters {
+	__u64 lost;	/* stream events dropped: ring buffer full */
+	__u64 aux_lost;	/* names/markers/notes dropped */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ft_counters);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);	/* set by user space: ncpus << flight_shift */
+	__type(key, __u32);
+	__type(value, struct ft_slot);
+} flight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, FT_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct ft_head);
+} heads SEC(".maps");
+
+struct futex_call {
+	__u64 ts;
+	__u64 uaddr;
+	__u32 op;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct futex_call);
+} futex_calls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u64);
+} wl_start SEC(".maps");
+
+/*
+ * Interrupt context: a wake-up made by an interrupt (timer, device,
+ * softirq) is not made by the task it interrupted. The per-CPU preempt
+ * count is not reachable here (no address for per-CPU data without
+ * CONFIG_KALLSYMS_ALL), so count interrupt handler nesting per CPU.
+ */
+struct irq_state {
+	__u32 depth;
+	__u32 pad;
+	__u64 since;	/* last entry; a depth older than 20 ms is stale */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_state);
+} irqs SEC(".maps");
+
+#define barrier() asm volatile("" ::: "memory")
+
+static __always_inline struct ft_counters *ctrs(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&counters, &zero);
+}
+
+static __always_inline void irq_enter(void)
+{
+	__u32 zero = 0;
+	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+
+	if (s) {
+		s->depth++;
+		s->since = bpf_ktime_get_ns();
+	}
+}
+
+static __always_inline void irq_exit(void)
+{
+	__u32 zero = 0;
+	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+
+	if (s && s->depth)
+		s->depth--;
+}
+
+static __always_inline bool in_irq_ctx(void)
+{
+	__u32 zero = 0;
+	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+
+	if (!s || !s->depth)
+		return false;
+	if (bpf_ktime_get_ns() - s->since > 20000000ULL) {
+		s->depth = 0;
+		return false;
+	}
+	return true;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_irq_entry)
+{
+	irq_enter();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(on_irq_exit)
+{
+	irq_exit();
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_softirq_entry)
+{
+	irq_enter();
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(on_softirq_exit)
+{
+	irq_exit();
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(on_hrtimer_entry)
+{
+	irq_enter();
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(on_hrtimer_exit)
+{
+	irq_exit();
+	return 0;
+}
+
+static __always_inline void fill(struct ft_ev *e, __u64 ts, __u8 type,
+				 __u8 flags, __u32 tid, __u32 arg, __u32 arg2,
+				 __u64 val, __u32 cpu)
+{
+	e->ts = ts;
+	e->tid = tid;
+	e->arg = arg;
+	e->arg2 = arg2;
+	e->cpu = cpu;
+	e->type = type;
+	e->flags = flags;
+	e->val = val;
+}
+
+static __always_inline __u64 rb_flags(void)
+{
+	if (wakeup_bytes &&
+	    bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) > wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void emit_at(__u64 ts, __u8 type, __u8 flags,
+				    __u32 tid, __u32 arg, __u32 arg2, __u64 val)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct ft_ev *e;
+
+	if (mode == FT_MODE_FLIGHT) {
+		struct ft_head *h;
+		struct ft_slot *s;
+		__u64 idx;
+		__u32 slot;
+
+		h = bpf_map_lookup_elem(&heads, &cpu);
+		if (!h)
+			return;
+		idx = __sync_fetch_and_add(&h->head, 1);
+		slot = (cpu << flight_shift) |
+		       (__u32)(idx & ((1ULL << flight_shift) - 1));
+		s = bpf_map_lookup_elem(&flight, &slot);
+		if (!s)
+			return;
+		s->seq = 0;
+		barrier();
+		fill(&s->ev, ts, type, flags, tid, arg, arg2, val, cpu);
+		barrier();
+		s->seq = idx + 1;
+		return;
+	}
+	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	if (!e) {
+		struct ft_counters *c = ctrs();
+
+		if (c)
+			c->lost++;
+		return;
+	}
+	fill(e, ts, type, flags, tid, arg, arg2, val, cpu);
+	bpf_ringbuf_submit(e, rb_flags());
+}
+
+static __always_inline void emit(__u8 type, __u8 flags, __u32 tid, __u32 arg,
+				 __u32 arg2, __u64 val)
+{
+	emit_at(bpf_ktime_get_ns(), type, flags, tid, arg, arg2, val);
+}
+
+/* Variable-length records go to rb (stream) or aux (flight). */
+static __always_inline void *reserve_var(__u64 size)
+{
+	void *r;
+
+	if (mode == FT_MODE_FLIGHT)
+		r = bpf_ringbuf_reserve(&aux, size, 0);
+	else
+		r = bpf_ringbuf_reserve(&rb, size, 0);
+	if (!r) {
+		struct ft_counters *c = ctrs();
+
+		if (c) {
+			if (mode == FT_MODE_FLIGHT)
+				c->aux_lost++;
+			else
+				c->lost++;
+		}
+	}
+	return r;
+}
+
+static __always_inline void submit_var(void *r)
+{
+	bpf_ringbuf_submit(r, mode == FT_MODE_FLIGHT ? BPF_RB_NO_WAKEUP
+						     : rb_flags());
+}
+
+static __always_inline void emit_comm(struct task_struct *t, const char *comm)
+{
+	struct ft_comm_rec *r = reserve_var(sizeof(*r));
+
+	if (!r)
+		return;
+	fill(&r->ev, bpf_ktime_get_ns(), FT_EV_COMM, 0, BPF_CORE_READ(t, pid),
+	     BPF_CORE_READ(t, tgid), 0, 0, bpf_get_smp_processor_id());
+	if (comm)
+		bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), comm);
+	else
+		BPF_CORE_READ_STR_INTO(&r->comm, t, comm);
+	submit_var(r);
+}
+
+static __always_inline bool is_self(struct task_struct *t)
+{
+	return self_tgid && BPF_CORE_READ(t, tgid) == self_tgid;
+}
+
+static __always_inline bool wl_match(struct task_struct *t)
+{
+	char c[FT_COMM_LEN];
+
+	if (!wl_comm_len)
+		return true;
+	BPF_CORE_READ_STR_INTO(&c, t, comm);
+	for (int i = 0; i < FT_COMM_LEN; i++) {
+		if (i >= wl_comm_len)
+			break;
+		if (c[i] != wl_comm[i])
+			return false;
+	}
+	return true;
+}
+
+static __always_inline void wl_mark_runnable(struct task_struct *t)
+{
+	__u32 tid;
+	__u64 now;
+
+	if (!wl_thresh_ns || is_self(t) || !wl_match(t))
+		return;
+	tid = BPF_CORE_READ(t, pid);
+	if (!tid)
+		return;
+	now = bpf_ktime_get_ns();
+	bpf_map_update_elem(&wl_start, &tid, &now, BPF_ANY);
+}
+
+static __always_inline void wl_check_switch_in(struct task_struct *next)
+{
+	__u32 tid = BPF_CORE_READ(next, pid);
+	__u64 *start, lat, now;
+	struct ft_ev *r;
+
+	start = bpf_map_lookup_elem(&wl_start, &tid);
+	if (!start)
+		return;
+	now = bpf_ktime_get_ns();
+	lat = now - *start;
+	bpf_map_delete_elem(&wl_start, &tid);
+	if (lat <= wl_thresh_ns)
+		return;
+	r = bpf_ringbuf_reserve(&aux, sizeof(*r), 0);
+	if (!r) {
+		struct ft_counters *c = ctrs();
+
+		if (c)
+			c->aux_lost++;
+		return;
+	}
+	fill(r, now, FT_AUX_WAKELAT, 0, tid, BPF_CORE_READ(next, tgid), 0, lat,
+	     bpf_get_smp_processor_id());
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u32 state = preempt ? 0 : (prev_state & 0x7fff);
+	__u32 pprio = BPF_CORE_READ(prev, prio) & 0xff;
+	__u32 nprio = BPF_CORE_READ(next, prio) & 0xff;
+	__u64 sum = BPF_CORE_READ(prev, se.sum_exec_runtime);
+
+	emit(FT_EV_SWITCH, (preempt ? FT_F_PREEMPT : 0) | FT_F_SUMEXEC,
+	     BPF_CORE_READ(prev, pid), BPF_CORE_READ(next, pid),
+	     state | pprio << 16 | nprio << 24, sum);
+	if (wl_thresh_ns) {
+		if (state == 0)
+			wl_mark_runnable(prev);
+		wl_check_switch_in(next);
+	}
+	return 0;
+}
+
+static __always_inline void on_wake(__u8 type, struct task_struct *p)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 target = BPF_CORE_READ(p, thread_info.cpu);
+	__u32 prio = BPF_CORE_READ(p, prio) & 0xff;
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__u8 flags = 0;
+
+	if (self_tgid && tgid == self_tgid)
+		return;
+	if (in_irq_ctx())
+		flags |= FT_F_IRQ;
+	emit(type, flags, BPF_CORE_READ(p, pid), (__u32)id,
+	     target | prio << 16, (__u64)tgid | (id >> 32) << 32);
+	if (type == FT_EV_WAKING)
+		wl_mark_runnable(p);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	on_wake(FT_EV_WAKING, p);
+	return 0;
+}
+
+/* Off by default (sched_waking carries the wake-up time); --with-wakeup. */
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_wakeup, struct task_struct *p)
+{
+	on_wake(FT_EV_WAKEUP, p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(on_wakeup_new, struct task_struct *p)
+{
+	on_wake(FT_EV_WAKEUP_NEW, p);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
+{
+	if (is_self(p))
+		return 0;
+	emit(FT_EV_MIGRATE, 0, BPF_CORE_READ(p, pid),
+	     BPF_CORE_READ(p, thread_info.cpu), dest_cpu,
+	     BPF_CORE_READ(p, tgid));
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	if (is_self(parent))
+		return 0;
+	emit(FT_EV_FORK, 0, BPF_CORE_READ(child, pid),
+	     BPF_CORE_READ(parent, pid), BPF_CORE_READ(child, tgid),
+	     BPF_CORE_READ(parent, tgid));
+	emit_comm(child, NULL);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *p)
+{
+	if (is_self(p))
+		return 0;
+	emit(FT_EV_EXIT, 0, BPF_CORE_READ(p, pid), BPF_CORE_READ(p, tgid), 0,
+	     0);
+	return 0;
+}
+
+SEC("tp_btf/task_rename")
+int BPF_PROG(on_rename, struct task_struct *t, const char *comm)
+{
+	if (is_self(t))
+		return 0;
+	emit_comm(t, comm);
+	return 0;
+}
+
+/* ---- futex ---------------------------------------------------------- */
+
+static __always_inline void futex_begin(__u32 op, __u64 uaddr)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct futex_call c = {};
+
+	if (self_tgid && (id >> 32) == self_tgid)
+		return;
+	c.ts = bpf_ktime_get_ns();
+	c.uaddr = uaddr;
+	c.op = op;
+	bpf_map_update_elem(&futex_calls, &tid, &c, BPF_ANY);
+}
+
+static __always_inline void futex_end(long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct futex_call *c = bpf_map_lookup_elem(&futex_calls, &tid);
+	__u64 dur;
+	__u8 flags = 0;
+	__s16 r;
+
+	if (!c)
+		return;
+	dur = bpf_ktime_get_ns() - c->ts;
+	if (dur > 0xffffffffULL) {
+		dur /= 1000;
+		flags |= FT_F_DUR_US;
+		if (dur > 0xffffffffULL)
+			dur = 0xffffffffULL;
+	}
+	r = ret < -32768 ? -32768 : ret > 32767 ? 32767 : (__s16)ret;
+	emit_at(c->ts, FT_EV_FUTEX, flags, tid,
+		(c->op & 0xffff) | ((__u32)(__u16)r << 16), (__u32)dur,
+		c->uaddr);
+	bpf_map_delete_elem(&futex_calls, &tid);
+}
+
+/* Preferred: the kernel functions themselves (not allowed on every kernel). */
+SEC("fentry/futex_wait")
+int BPF_PROG(fe_futex_wait, u32 *uaddr)
+{
+	futex_begin(0 /* FUTEX_WAIT */, (__u64)uaddr);
+	return 0;
+}
+
+SEC("fexit/futex_wait")
+int BPF_PROG(fx_futex_wait, u32 *uaddr, unsigned int flags, u32 val,
+	     ktime_t *abs_time, u32 bitset, int ret)
+{
+	futex_end(ret);
+	return 0;
+}
+
+SEC("fentry/futex_wake")
+int BPF_PROG(fe_futex_wake, u32 *uaddr)
+{
+	futex_begin(1 /* FUTEX_WAKE */, (__u64)uaddr);
+	return 0;
+}
+
+SEC("fexit/futex_wake")
+int BPF_PROG(fx_futex_wake, u32 *uaddr, unsigned int flags, int nr_wake,
+	     u32 bitset, int ret)
+{
+	futex_end(ret);
+	return 0;
+}
+
+/* Fallback: the system-call tracepoints. */
+SEC("tp/syscalls/sys_enter_futex")
+int sys_futex_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	futex_begin((__u32)ctx->args[1] & 0xfff, ctx->args[0]);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_exit_futex")
+int sys_futex_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	futex_end(ctx->ret);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_enter_futex_waitv")
+int sys_waitv_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	futex_begin(FT_FUTEX_OP_WAITV, ctx->args[0]);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_exit_futex_waitv")
+int sys_waitv_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	futex_end(ctx->ret);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_enter_futex_wait")
+int sys_wait2_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	futex_begin(FT_FUTEX_OP_WAIT2, ctx->args[0]);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_exit_futex_wait")
+int sys_wait2_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	futex_end(ctx->ret);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_enter_futex_wake")
+int sys_wake2_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	futex_begin(FT_FUTEX_OP_WAKE2, ctx->args[0]);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_exit_futex_wake")
+int sys_wake2_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	futex_end(ctx->ret);
+	return 0;
+}
+
+/* ---- trace_marker writes (atrace frame lines) ------------------------- */
+
+SEC("tp/syscalls/sys_enter_write")
+int sys_write_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	struct task_struct *t;
+	struct fdtable *fdt;
+	struct file **fds, *f;
+	struct ft_mark_rec *r;
+	__u64 ino, id;
+	__u32 dev, fd, n, max;
+	const char *buf;
+
+	if (!marker_ino[0])
+		return 0;
+	fd = (__u32)ctx->args[0];
+	t = (struct task_struct *)bpf_get_current_task();
+	fdt = BPF_CORE_READ(t, files, fdt);
+	if (!fdt)
+		return 0;
+	max = BPF_CORE_READ(fdt, max_fds);
+	if (fd >= max)
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return 0;
+	ino = BPF_CORE_READ(f, f_inode, i_ino);
+	dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+	if (!((ino == marker_ino[0] && dev == marker_dev[0]) ||
+	      (marker_ino[1] && ino == marker_ino[1] && dev == marker_dev[1])))
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	if (self_tgid && (id >> 32) == self_tgid)
+		return 0;
+	n = ctx->args[2] < FT_MARK_MAX ? (__u32)ctx->args[2] : FT_MARK_MAX;
+	if (!n)
+		return 0;
+	r = reserve_var(sizeof(*r));
+	if (!r)
+		return 0;
+	buf = (const char *)ctx->args[1];
+	n &= 0x7f;
+	if (n > FT_MARK_MAX)
+		n = FT_MARK_MAX;
+	if (bpf_probe_read_user(r->text, n, buf))
+		n = 0;
+	fill(&r->ev, bpf_ktime_get_ns(), FT_EV_MARK, 0, (__u32)id,
+	     (__u32)(id >> 32), n, 0, bpf_get_smp_processor_id());
+	submit_var(r);
+	return 0;
+}

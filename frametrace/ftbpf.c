@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "ftbpf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "bpf/frametrace.skel.h"
+
+static int verbosity;
+
+static int print_fn(enum libbpf_print_level level, const char *fmt,
+		    va_list ap)
+{
+	if (level == LIBBPF_DEBUG || (level == LIBBPF_INFO && verbosity < 2))
+		return 0;
+	if (level == LIBBPF_WARN && verbosity < 1)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void ft_bpf_log_level(int verbose)
+{
+	verbosity = verbose;
+	libbpf_set_print(print_fn);
+}
+
+int ft_tracefs(char *path, size_t len)
+{
+	FILE *m = fopen("/proc/mounts", "r");
+	char dev[256], dir[256], type[64];
+	static const char *const cands[] = { "/sys/kernel/tracing",
+					     "/sys/kernel/debug/tracing" };
+	char p[300];
+
+	if (m) {
+		while (fscanf(m, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
+			if (!strcmp(type, "tracefs")) {
+				snprintf(p, sizeof(p), "%s/trace_marker", dir);
+				if (!access(p, F_OK)) {
+					snprintf(path, len, "%s", dir);
+					fclose(m);
+					return 0;
+				}
+			}
+		fclose(m);
+	}
+	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
+		snprintf(p, sizeof(p), "%s/trace_marker", cands[i]);
+		if (!access(p, F_OK)) {
+			snprintf(path, len, "%s", cands[i]);
+			return 0;
+		}
+	}
+	/* not mounted: mount it where the kernel expects it (root only) */
+	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		snprintf(path, len, "/sys/kernel/tracing");
+		return 0;
+	}
+	return -1;
+}
+
+static bool tp_exists(const char *tracefs, const char *name)
+{
+	char p[512];
+
+	if (!*tracefs)
+		return false;
+	snprintf(p, sizeof(p), "%s/events/syscalls/%s", tracefs, name);
+	return !access(p, F_OK);
+}
+
+static void note(struct ft_bpf *b, const char *fmt, ...)
+{
+	size_t n = strlen(b->notes);
+	va_list ap;
+
+	if (n && n < sizeof(b->notes) - 2) {
+		b->notes[n++] = ';';
+		b->notes[n++] = ' ';
+		b->notes[n] = '\0';
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->notes + n, sizeof(b->notes) - n, fmt, ap);
+	va_end(ap);
+}
+
+struct prog_sel {
+	struct bpf_program *p;
+	const char *tp;		/* syscall tracepoint it needs, or NULL */
+	int kind;		/* 0 core, 1 fexit futex, 2 syscall futex,
+				 * 3 marker, 4 optional wakeup */
+};
+
+static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o,
+		    bool use_fexit, char *err, size_t errlen)
+{
+	struct frametrace *s;
+	struct stat st;
+	char marker[300];
+	int rc;
+
+	s = frametrace__open();
+	if (!s) {
+		snprintf(err, errlen, "cannot open the BPF object: %s",
+			 strerror(errno));
+		return -1;
+	}
+	b->skel = s;
+	s->rodata->self_tgid = (uint32_t)getpid();
+	s->rodata->mode = (uint32_t)o->mode;
+	if (o->mode == FT_MODE_STREAM) {
+		uint32_t mb = o->ring_mb ? o->ring_mb : 16;
+
+		bpf_map__set_max_entries(s->maps.rb, mb << 20);
+		s->rodata->wakeup_bytes = (uint64_t)mb << 19; /* half full */
+		bpf_map__set_max_entries(s->maps.flight, 1);
+	} else {
+		uint32_t shift = o->flight_shift ? o->flight_shift : 17;
+
+		b->slots_per_cpu = 1u << shift;
+		s->rodata->flight_shift = shift;
+		bpf_map__set_max_entries(s->maps.rb, 4096);
+		bpf_map__set_max_entries(s->maps.flight,
+					 (uint32_t)b->ncpus << shift);
+		s->rodata->wl_thresh_ns = o->wl_thresh_ns;
+		if (o->wl_comm && *o->wl_comm) {
+			size_t n = strlen(o->wl_comm);
+
+			if (n > FT_COMM_LEN - 1)
+				n = FT_COMM_LEN - 1;
+			memcpy((char *)s->rodata->wl_comm, o->wl_comm, n);
+			s->rodata->wl_comm_len = (uint32_t)n;
+		}
+	}
+	b->markers = false;
+	if (!o->no_markers && b->tracefs[0]) {
+		snprintf(marker, sizeof(marker), "%s/trace_marker", b->tracefs);
+		if (!stat(marker, &st) && tp_exists(b->tracefs, "sys_enter_write")) {
+			s->rodata->marker_ino[0] = st.st_ino;
+			s->rodata->marker_dev[0] =
+				(uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
+			b->markers = true;
+		}
+	}
+
+	/* choose programs */
+	bpf_program__set_autoload(s->progs.on_wakeup, o->with_wakeup);
+	bpf_program__set_autoload(s->progs.sys_write_enter, b->markers);
+	{
+		struct {
+			struct bpf_program *p;
+			const char *tp;
+		} sys[] = {
+			{ s->progs.sys_futex_enter, "sys_enter_futex" },
+			{ s->progs.sys_futex_exit, "sys_exit_futex" },
+			{ s->progs.sys_waitv_enter, "sys_enter_futex_waitv" },
+			{ s->progs.sys_waitv_exit, "sys_exit_futex_waitv" },
+			{ s->progs.sys_wait2_enter, "sys_enter_futex_wait" },
+			{ s->progs.sys_wait2_exit, "sys_exit_futex_wait" },
+			{ s->progs.sys_wake2_enter, "sys_enter_futex_wake" },
+			{ s->progs.sys_wake2_exit, "sys_exit_futex_wake" },
+		};
+		bool fexit = use_fexit && !o->no_futex;
+
+		bpf_program__set_autoload(s->progs.fe_futex_wait, fexit);
+		bpf_program__set_autoload(s->progs.fx_futex_wait, fexit);
+		bpf_program__set_autoload(s->progs.fe_futex_wake, fexit);
+		bpf_program__set_autoload(s->progs.fx_futex_wake, fexit);
+		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
+			bool on = !o->no_futex && tp_exists(b->tracefs, sys[i].tp);
+
+			/* with fexit, only the futex2 calls stay on tracepoints */
+			if (fexit && i < 2)
+				on = false;
+			if (fexit && i >= 4)
+				on = false;
+			bpf_program__set_autoload(sys[i].p, on);
+		}
+		if (o->no_futex)
+			snprintf(b->futex_src, sizeof(b->futex_src), "off");
+		else if (fexit)
+			snprintf(b->futex_src, sizeof(b->futex_src), "fexit");
+		else if (tp_exists(b->tracefs, "sys_enter_futex"))
+			snprintf(b->futex_src, sizeof(b->futex_src), "syscalls");
+		else
+			snprintf(b->futex_src, sizeof(b->futex_src), "off");
+	}
+	rc = frametrace__load(s);
+	if (rc) {
+		snprintf(err, errlen, "loading the BPF programs failed: %s",
+			 strerror(-rc));
+		return -1;
+	}
+	rc = frametrace__attach(s);
+	if (rc) {
+		snprintf(err, errlen, "attaching the BPF programs failed: %s",
+			 strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+int ft_bpf_open(struct ft_bpf *b, const struct ft_bpf_opts *o, char *err,
+		size_t errlen)
+{
+	memset(b, 0, sizeof(*b));
+	b->ncpus = libbpf_num_possible_cpus();
+	if (b->ncpus <= 0 || b->ncpus > FT_MAX_CPUS) {
+		snprintf(err, errlen, "cannot handle %d CPUs (max %d)", b->ncpus,
+			 FT_MAX_CPUS);
+		return -1;
+	}
+	if (ft_tracefs(b->tracefs, sizeof(b->tracefs))) {
+		b->tracefs[0] = '\0';
+		note(b, "tracefs unavailable: no futex events, no trace_marker "
+			"frames");
+	}
+	if (!o->no_futex && !o->force_syscalls) {
+		char e2[256];
+
+		if (!try_load(b, o, true, e2, sizeof(e2)))
+			goto loaded;
+		note(b, "fexit on futex_wait/futex_wake refused (%s): futex from "
+			"syscall tracepoints", e2);
+		frametrace__destroy(b->skel);
+		b->skel = NULL;
+	}
+	if (try_load(b, o, false, err, errlen)) {
+		frametrace__destroy(b->skel);
+		b->skel = NULL;
+		return -1;
+	}
+loaded:
+	if (!b->markers && !o->no_markers)
+		note(b, "trace_marker frames off (no tracefs write tracepoint)");
+	if (o->mode == FT_MODE_STREAM) {
+		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb),
+					 o->on_event, o->ctx, NULL);
+	} else {
+		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.aux),
+					 o->on_aux, o->ctx, NULL);
+		b->flight_len = (size_t)b->ncpus * b->slots_per_cpu *
+				sizeof(struct ft_slot);
+		b->flight = mmap(NULL, b->flight_len, PROT_READ, MAP_SHARED,
+				 bpf_map__fd(b->skel->maps.flight), 0);
+		b->heads_len = FT_MAX_CPUS * sizeof(struct ft_head);
+		b->heads = mmap(NULL, b->heads_len, PROT_READ, MAP_SHARED,
+				bpf_map__fd(b->skel->maps.heads), 0);
+		if (b->flight == MAP_FAILED || b->heads == MAP_FAILED) {
+			snprintf(err, errlen, "mmap of the flight ring: %s",
+				 strerror(errno));
+			if (b->flight == MAP_FAILED)
+				b->flight = NULL;
+			if (b->heads == MAP_FAILED)
+				b->heads = NULL;
+			ft_bpf_close(b);
+			return -1;
+		}
+	}
+	if (!b->rb) {
+		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
+		ft_bpf_close(b);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t ft_bpf_lost(const struct ft_bpf *b, bool aux)
+{
+	struct { uint64_t lost, aux_lost; } *v;
+	uint32_t zero = 0;
+	uint64_t sum = 0;
+	int n = libbpf_num_possible_cpus();
+
+	if (!b->skel || n <= 0)
+		return 0;
+	v = calloc((size_t)n, sizeof(*v));
+	if (!v)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counters), &zero, v))
+		for (int i = 0; i < n; i++)
+			sum += aux ? v[i].aux_lost : v[i].lost;
+	free(v);
+	return sum;
+}
+
+void ft_bpf_close(struct ft_bpf *b)
+{
+	if (b->rb)
+		ring_buffer__free(b->rb);
+	if (b->flight)
+		munmap((void *)b->flight, b->flight_len);
+	if (b->heads)
+		munmap((void *)b->heads, b->heads_len);
+	if (b->skel)
+		frametrace__destroy(b->skel);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Small containers used across frametrace: a u64 -> u32 hash map (tids,
+ * edges, chains), and a growable array macro.
+ */
+#ifndef FT_UTIL_H
+#define FT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+struct ft_map {
+	uint64_t *keys;		/* stored as key + 1; 0 = empty slot */
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+void ft_map_init(struct ft_map *m);
+void ft_map_free(struct ft_map *m);
+/* Pointer to the value of key, or NULL. */
+uint32_t *ft_map_get(const struct ft_map *m, uint64_t key);
+/* Inserts key with value v unless present; returns the value slot (new or
+ * existing) and sets *isnew; NULL on allocation failure. Keys must be
+ * < UINT64_MAX. */
+uint32_t *ft_map_put(struct ft_map *m, uint64_t key, uint32_t v, bool *isnew);
+
+/* Growable array: FT_VEC_PUSH(ptr, n, cap) makes room for one more
+ * element and evaluates to 0, or -1 when memory runs out. */
+int ft_grow(void **p, size_t *cap, size_t need, size_t elem);
+#define FT_VEC_RESERVE(p, n, cap) \
+	ft_grow((void **)&(p), &(cap), (n) + 1, sizeof(*(p)))
+
+static inline uint64_t ft_hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+#endif
