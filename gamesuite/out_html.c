@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "gamesuite.h"
+#include "html.h"
 #include "outfmt.h"
 #include "stats.h"
 #include "util.h"
@@ -29,16 +30,7 @@ static const char *color(int s)
 
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	gs_html_esc(f, s);
 }
 
 static void num(FILE *f, double v)
@@ -521,15 +513,14 @@ int gsu_out_html(const char *path, const struct gsu_results *r,
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	fprintf(f, "<p>Runs: %d done of %d planned; %d warm-up, %d measured, "
-		"%d kept. Discarded: %d disturbed (%d repeats), %d wrong "
-		"scheduler, %d ejected, %d load failures, %d workload failures,"
-		" %d timeouts, %d interrupted.</p>\n", c.runs, r->planned,
-		c.warmup_done, c.measured, c.kept,
-		c.by_status[GSU_RUN_DISTURBED], c.repeated,
-		c.by_status[GSU_RUN_WRONG_SCHED], c.by_status[GSU_RUN_EJECTED],
-		c.by_status[GSU_RUN_LOAD_FAILED], c.by_status[GSU_RUN_CRASHED],
-		c.by_status[GSU_RUN_TIMEOUT], c.by_status[GSU_RUN_INTERRUPTED]);
+	{
+		char sum[600];
+
+		gsu_summary_sentence(r, &c, sum, sizeof(sum));
+		fputs("<p>", f);
+		esc(f, sum);
+		fputs("</p>\n", f);
+	}
 
 	for (int w = 0; w < su->nw; w++) {
 		const struct gsu_workload *wl = &su->w[w];
@@ -549,6 +540,12 @@ int gsu_out_html(const char *path, const struct gsu_results *r,
 			fputs("</p>\n", f);
 			continue;
 		}
+		if (gsu_kind_has_frames(wl->kind) && gsu_min_frames(r, w))
+			fprintf(f, "<p>Frames per kept run: at least %zu%s</p>\n",
+				gsu_min_frames(r, w),
+				gsu_min_frames(r, w) < 1000
+				? " <span class=\"bad\">(under 1000: each 0.1 % "
+				  "low rests on less than one frame)</span>" : "");
 		verdict_table(f, r, t, w);
 		fputs("<div class=\"plots\">\n", f);
 		if (gsu_kind_has_frames(wl->kind)) {

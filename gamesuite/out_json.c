@@ -182,6 +182,11 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 		gs_jw_str(&j, "description", desc);
 		gs_jw_str(&j, "status", wl->available ? "run" : "skipped");
 		gs_jw_str(&j, "note", wl->skip_reason);
+		if (gsu_kind_has_frames(wl->kind)) {
+			gs_jw_uint(&j, "frames_min", gsu_min_frames(r, w));
+			gs_jw_bool(&j, "low01_unreliable",
+				   gsu_min_frames(r, w) < 1000);
+		}
 		gs_jw_obj(&j, "metrics");
 		for (size_t m = 0; wl->available && m < nm; m++) {
 			gs_jw_obj(&j, defs[m].name);

@@ -25,6 +25,34 @@ void gsu_fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3f", v);
 }
 
+void gsu_summary_sentence(const struct gsu_results *r,
+			  const struct gsu_counts *c, char *buf, size_t len)
+{
+	size_t o;
+
+	o = (size_t)snprintf(buf, len,
+			     "runs: %d for %d planned slots (%d repeats): %d "
+			     "warm-up (discarded), %d measured, %d kept for the "
+			     "statistics", c->runs, r->planned, c->repeated,
+			     c->warmup_done, c->measured, c->kept);
+	if (r->skipped && o < len)
+		o += (size_t)snprintf(buf + o, len - o,
+				      "; %d skipped (scheduler given up)",
+				      r->skipped);
+	if (o < len)
+		snprintf(buf + o, len - o,
+			 ". Discarded: %d disturbed, %d wrong scheduler, %d "
+			 "scheduler ejected, %d scheduler failed to load, %d "
+			 "workload failed, %d timed out, %d interrupted.",
+			 c->by_status[GSU_RUN_DISTURBED],
+			 c->by_status[GSU_RUN_WRONG_SCHED],
+			 c->by_status[GSU_RUN_EJECTED],
+			 c->by_status[GSU_RUN_LOAD_FAILED],
+			 c->by_status[GSU_RUN_CRASHED],
+			 c->by_status[GSU_RUN_TIMEOUT],
+			 c->by_status[GSU_RUN_INTERRUPTED]);
+}
+
 void gsu_describe_workload(const struct gsu_suite *s,
 			   const struct gsu_workload *w, char *buf, size_t len)
 {
@@ -81,6 +109,35 @@ static void print_cell(FILE *f, const struct gsu_cell *c, bool base,
 		c->resolvable ? "" : " (too few runs to decide)");
 }
 
+/* The last n non-empty lines of a log tail, indented. */
+static void print_tail(FILE *f, const char *tail, int n)
+{
+	const char *starts[8];
+	int k = 0;
+
+	if (n > 8)
+		n = 8;
+	for (const char *l = tail; l && *l;) {
+		const char *nl = strchr(l, '\n');
+
+		if (nl != l) {
+			if (k == n) {
+				memmove(starts, starts + 1,
+					(size_t)(n - 1) * sizeof(*starts));
+				k--;
+			}
+			starts[k++] = l;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	for (int i = 0; i < k; i++) {
+		const char *nl = strchr(starts[i], '\n');
+		int len = nl ? (int)(nl - starts[i]) : (int)strlen(starts[i]);
+
+		fprintf(f, "      | %.*s\n", len, starts[i]);
+	}
+}
+
 void gsu_out_text(FILE *f, const struct gsu_results *r,
 		  const struct gsu_table *t)
 {
@@ -129,6 +186,13 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 			fprintf(f, "  skipped: %s\n", wl->skip_reason);
 			continue;
 		}
+		if (gsu_kind_has_frames(wl->kind) && gsu_min_frames(r, w)) {
+			size_t fr = gsu_min_frames(r, w);
+
+			fprintf(f, "  frames per kept run: at least %zu%s\n", fr,
+				fr < 1000 ? " (under 1000: each 0.1 % low rests "
+					    "on less than one frame)" : "");
+		}
 		fprintf(f, "  %-30s %-20s %3s %9s  %-20s  %s\n", "metric",
 			"scheduler", "n", "median",
 			r->set.confidence == 0.95 ? "95 % interval" : "interval",
@@ -154,19 +218,12 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 	}
 
 	gsu_count(r, &c);
-	fprintf(f, "\nruns: %d done of %d planned: %d warm-up (discarded), "
-		"%d measured, %d kept for the statistics", c.runs, r->planned,
-		c.warmup_done, c.measured, c.kept);
-	if (r->skipped)
-		fprintf(f, "; %d skipped (scheduler given up)", r->skipped);
-	fputc('\n', f);
-	fprintf(f, "discarded: %d disturbed (%d repeats), %d wrong scheduler, "
-		"%d scheduler ejected, %d scheduler failed to load, %d workload "
-		"failed, %d timed out, %d interrupted\n",
-		c.by_status[GSU_RUN_DISTURBED], c.repeated,
-		c.by_status[GSU_RUN_WRONG_SCHED], c.by_status[GSU_RUN_EJECTED],
-		c.by_status[GSU_RUN_LOAD_FAILED], c.by_status[GSU_RUN_CRASHED],
-		c.by_status[GSU_RUN_TIMEOUT], c.by_status[GSU_RUN_INTERRUPTED]);
+	{
+		char sum[600];
+
+		gsu_summary_sentence(r, &c, sum, sizeof(sum));
+		fprintf(f, "\n%s\n", sum);
+	}
 	if (c.disturbed_flagged && r->set.keep_disturbed)
 		fprintf(f, "kept although disturbed (--disturbed keep): %d\n",
 			c.disturbed_flagged);
@@ -178,6 +235,7 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 		fprintf(f, "  run %d (%s, %s): %s: %s\n", run->index,
 			su->w[run->workload].name, r->sched[run->sched].label,
 			gsu_run_status_name(run->status), run->reason);
+		print_tail(f, run->log_tail, 2);
 	}
 	if (r->nsched > 1)
 		fprintf(f, "verdicts against %s: %d better, %d worse, %d same\n",

@@ -14,4 +14,8 @@ void gsu_describe_workload(const struct gsu_suite *s,
 			   const struct gsu_workload *w, char *buf,
 			   size_t len);
 
+/* "runs: 30 for 24 planned slots (6 repeats): ... Discarded: ..." */
+void gsu_summary_sentence(const struct gsu_results *r,
+			  const struct gsu_counts *c, char *buf, size_t len);
+
 #endif

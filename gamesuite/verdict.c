@@ -80,6 +80,20 @@ bool gsu_run_kept(const struct gsu_run *run)
 	return !run->warmup && run->status == GSU_RUN_OK;
 }
 
+size_t gsu_min_frames(const struct gsu_results *r, int w)
+{
+	size_t min = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct gsu_run *run = &r->runs[i];
+
+		if (run->workload == w && gsu_run_kept(run) && run->frames &&
+		    (!min || run->frames < min))
+			min = run->frames;
+	}
+	return min;
+}
+
 void gsu_count(const struct gsu_results *r, struct gsu_counts *c)
 {
 	memset(c, 0, sizeof(*c));

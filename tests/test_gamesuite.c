@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gamesuite.h"
+#include "html.h"
 #include "json.h"
 #include "machine.h"
 #include "proc.h"
@@ -682,6 +683,9 @@ static void outputs(void **state)
 			 GS_JNULL);
 	assert_string_equal(gs_json_str_at(doc, "workloads.sb.status"),
 			    "skipped");
+	/* 200 frames per run: the 0.1 % lows are flagged */
+	assert_true(gs_json_num_at(doc, "workloads.fb.frames_min", 0) == 200);
+	assert_true(gs_json_path(doc, "workloads.fb.low01_unreliable")->b);
 	assert_true(gs_json_num_at(doc, "summary.kept", 0) == 15);
 	assert_true(gs_json_num_at(doc, "summary.ejected", 0) == 1);
 	assert_int_equal(gs_json_path(doc, "runs")->len, 19);
@@ -708,12 +712,28 @@ static void outputs(void **state)
 	assert_non_null(strstr(text, "better"));
 	assert_non_null(strstr(text, "skipped: schbench not installed"));
 	assert_non_null(strstr(text, "1 scheduler ejected"));
+	assert_non_null(strstr(text, "at least 200 (under 1000"));
 	free(text);
 
 	gsu_table_free(&t);
 	gsu_results_free_runs(&y.r);
 	unlink(jpath);
 	unlink(hpath);
+}
+
+static void html_escape(void **state)
+{
+	char *text;
+	size_t len;
+	FILE *mem = open_memstream(&text, &len);
+
+	(void)state;
+	gs_html_esc(mem, "<a href=\"x\">Tom & 'Jerry'</a>\x01\tok\n");
+	gs_html_esc(mem, NULL);
+	fclose(mem);
+	assert_string_equal(text, "&lt;a href=&quot;x&quot;&gt;Tom &amp; "
+				  "&#39;Jerry&#39;&lt;/a&gt;\tok\n");
+	free(text);
 }
 
 int main(void)
@@ -733,6 +753,7 @@ int main(void)
 		cmocka_unit_test(decide),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(outputs),
+		cmocka_unit_test(html_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

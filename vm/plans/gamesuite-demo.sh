@@ -46,7 +46,8 @@ set -- --sched eevdf --sched lavd
 gs_out "PHASE gamesuite repeat=$repeat duration=$duration ablation=$ablation"
 # --probe-factor: inside TCG the probe also catches host contention, the
 # one disturbance the guest's /proc/stat cannot see (VM.md).
-gamesuite run /tmp/demo.suite "$@" --load-timeout 60s --probe-factor 1.5 \
+gamesuite run /tmp/demo.suite "$@" --load-timeout 90s --probe-factor 1.5 \
+	--retries 1 \
 	--json /tmp/gamesuite.json --html /tmp/gamesuite.html \
 	> /tmp/gamesuite.out 2> /tmp/gamesuite.err
 rc=$?
