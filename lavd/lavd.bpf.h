@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Common state of the lavd BPF scheduler: per-task and per-CPU contexts,
+ * the topology the loader hands over, system-wide globals, and the small
+ * accessors every concern file uses. lavd.bpf.c is the only compilation
+ * unit; it includes the concern files (*.bpf.h) after this one:
+ *
+ *   sys_stat.bpf.h  10 ms timer: queue length, slice, published statistics
+ *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,
+ *                   the runnable-service average for EEVDF-style lag
+ *   idle.bpf.h      CPU selection for a waking task
+ *   preempt.bpf.h   seam for wakeup preemption (issue 5)
+ */
+#ifndef LAVD_BPF_H
+#define LAVD_BPF_H
+
+#define BPF_NO_KFUNC_PROTOTYPES
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "compat.bpf.h"
+#include "intf.h"
+#include "policy.h"
+
+#define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+
+#define PF_IO_WORKER	0x00000010
+#define PF_WQ_WORKER	0x00000020
+#define PF_EXITING	0x00000004
+#define PF_KTHREAD	0x00200000
+#define MAX_RT_PRIO	100
+#define CLOCK_MONOTONIC	1
+#define ENOENT		2
+#define ENOMEM		12
+
+/*
+ * Settings written by the loader before load (read-only to BPF).
+ * Topology: per CPU its LLC index (0 .. nr_llcs-1) and capacity (1024 =
+ * the fastest CPU); nr_cpu_ids bounds every CPU loop.
+ */
+const volatile u32 nr_cpu_ids = 1;
+const volatile u32 nr_cpus_online = 1;
+const volatile u32 nr_llcs = 1;
+const volatile u16 cpu_llc[LAVD_MAX_CPUS];
+const volatile u16 cpu_capacity[LAVD_MAX_CPUS];	/* for issue 6 (big/little) */
+const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling; for issue 6 */
+const volatile u64 slice_min_ns = LAVD_SLICE_MIN_DFL;
+const volatile u64 slice_max_ns = LAVD_SLICE_MAX_DFL;
+const volatile u32 preempt_shift = 6;	/* used by issue 5's preemption */
+const volatile bool no_wake_sync;
+const volatile bool verbose;
+
+/*
+ * Debug knob for fault injection (vm-test phase 4): while non-zero,
+ * dispatch moves nothing to any CPU and wakeups are not placed directly,
+ * so runnable tasks stall until the kernel's watchdog ejects lavd. Written
+ * by the loader at run time (hence .bss, not .rodata).
+ */
+u32 debug_stall;
+
+/* Exit information for the loader (ops.exit()) and the kernel's dump. */
+struct lavd_exit_info uei SEC(".data");
+char uei_dump[LAVD_EXIT_DUMP_LEN];
+
+/* Per-task context, in task storage: freed with the task, no leaks. */
+struct task_ctx {
+	/* clocks (ns) */
+	u64 last_runnable_clk;	/* last wakeup */
+	u64 last_running_clk;	/* last time put on a CPU */
+	u64 last_quiescent_clk;	/* last time it went to sleep */
+	u64 last_wake_clk;	/* last wake_freq sample as a waker */
+	/* behaviour, frequencies in 1/1024 Hz (policy.h) */
+	u64 wait_freq;		/* how often it sleeps */
+	u64 wake_freq;		/* how often it wakes other tasks */
+	u64 run_freq;		/* how often it is woken */
+	u64 acc_runtime;	/* runtime since the last wakeup */
+	u64 avg_runtime;	/* EWMA of runtime per wake-to-sleep burst */
+	/* service for the EEVDF-style lag */
+	u64 svc;		/* cumulative weighted service (ns * 100 / weight) */
+	u64 sum_wv;		/* this task's share of rq_sum_wv while runnable */
+	u32 sum_w;		/* ... of rq_sum_w (its weight), 0 when not runnable */
+	/* criticality and deadline */
+	u32 wake_boost;		/* context boosts of the pending wakeup */
+	u64 lat_cri;
+	u64 lat_cri_waker;	/* lat_cri of the task that woke it last */
+	u64 lat_cri_wakee;	/* largest lat_cri among the tasks it woke */
+	u64 vdeadline;		/* last virtual deadline */
+	u64 slice;		/* slice of its current/next run */
+	bool greedy;		/* negative lag at the last enqueue */
+	bool sync_wakeup;	/* select_cpu saw SCX_WAKE_SYNC */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_ctx);
+} lavd_task SEC(".maps");
+
+/* Per-CPU context: counters (summed by the timer) and scratch state. */
+struct cpu_ctx {
+	u64 nr_sched;
+	u64 nr_direct;
+	u64 nr_enq;
+	u64 nr_lat_cri;
+	u64 nr_greedy;
+	u64 nr_reenq;
+	u64 nr_sync_wake;
+	u64 nr_idle_core;
+	u64 nr_local_pinned;
+	u64 nr_steal;
+	u64 nr_stall_skips;
+	u64 sum_lat_cri;	/* lat_cri of the tasks run, for the average */
+	u64 max_lat_cri;	/* largest since the timer last looked */
+	/* what runs here now (for issue 5's victim choice) */
+	u64 running_lat_cri;
+	u64 running_stop_clk;	/* when the running task's slice ends */
+	struct bpf_cpumask __kptr *tmp_mask;	/* scratch for mask ANDs */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct cpu_ctx);
+} lavd_cpu SEC(".maps");
+
+/* One cpumask per LLC, built in ops.init() from cpu_llc[]. */
+struct llc_ctx {
+	struct bpf_cpumask __kptr *mask;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAVD_MAX_LLCS);
+	__type(key, u32);
+	__type(value, struct llc_ctx);
+} lavd_llc SEC(".maps");
+
+/* The statistics record `lavd --stats` and `lavd --monitor` read. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct lavd_stats);
+} lavd_stats SEC(".maps");
+
+/*
+ * System-wide state. Written concurrently from every CPU: the logical
+ * clock with compare-and-swap, the sums with atomic adds, the rest by the
+ * timer alone.
+ */
+u64 cur_logical_clk;	/* virtual-deadline clock, never goes back */
+u64 rq_sum_wv;		/* sum of weight * (svc >> SVC_SHIFT) of runnable tasks */
+u64 rq_sum_w;		/* sum of their weights */
+u64 rq_nr;		/* how many tasks are runnable */
+u64 avg_svc_last;	/* last average, kept while nothing is runnable */
+u64 sys_slice = LAVD_SLICE_MAX_DFL;	/* recomputed by the timer */
+u64 lat_cri_thresh;	/* "latency-critical" threshold (running average) */
+u64 nr_queued_last;	/* queued tasks at the last timer tick */
+
+#define SVC_SHIFT 10	/* sums in ~us keep weight * svc far from overflow */
+
+/* Dispatch queue of each LLC: id = LLC index. */
+static __always_inline u64 llc_dsq(u32 llc)
+{
+	return llc;
+}
+
+static __always_inline u32 cpu_to_llc(s32 cpu)
+{
+	if (cpu < 0 || cpu >= LAVD_MAX_CPUS)
+		return 0;
+	return cpu_llc[cpu] < LAVD_MAX_LLCS ? cpu_llc[cpu] : 0;
+}
+
+static __always_inline struct task_ctx *get_task_ctx(struct task_struct *p)
+{
+	return bpf_task_storage_get(&lavd_task, p, 0, 0);
+}
+
+static __always_inline struct cpu_ctx *get_cpu_ctx(void)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(&lavd_cpu, &zero);
+}
+
+static __always_inline struct cpu_ctx *get_cpu_ctx_of(s32 cpu)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_percpu_elem(&lavd_cpu, &zero, cpu);
+}
+
+static __always_inline const struct cpumask *llc_mask(u32 llc)
+{
+	struct llc_ctx *l = bpf_map_lookup_elem(&lavd_llc, &llc);
+
+	return l && l->mask ? (const struct cpumask *)l->mask : NULL;
+}
+
+static __always_inline bool is_kthread(const struct task_struct *p)
+{
+	return p->flags & PF_KTHREAD;
+}
+
+static __always_inline bool is_migration_disabled(const struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->migration_disabled))
+		return p->migration_disabled;
+	return false;
+}
+
+/* Affinity covers every online CPU: no mask ANDs needed when placing. */
+static __always_inline bool runs_anywhere(const struct task_struct *p)
+{
+	return p->nr_cpus_allowed >= nr_cpus_online;
+}
+
+static __always_inline u64 task_weight(const struct task_struct *p)
+{
+	return p->scx.weight ? p->scx.weight : LAVD_WEIGHT_DFL;
+}
+
+#endif

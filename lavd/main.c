@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lavd loader: checks that the kernel can take a sched_ext scheduler,
+ * reads the CPU topology, loads the BPF policy (lavd.bpf.c) with the
+ * options and topology filled in, attaches it, and stays until SIGINT or
+ * SIGTERM, printing statistics on request. On the way out it prints the
+ * kernel's exit reason; when the kernel asks for a restart (CPU hotplug)
+ * it loads again with the new topology. --monitor watches a running
+ * instance's statistics read-only.
+ *
+ * Exit status: 0 stopped by SIGINT/SIGTERM (or --help/--version);
+ * 1 the run failed: no sched_ext, missing privileges, another scheduler
+ * loaded, the kernel refused the program, or the kernel ejected lavd
+ * (watchdog stall, BPF error, sysrq); 2 bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "intf.h"
+#include "policy.h"
+#include "report.h"
+#include "topo.h"
+#include "util.h"
+
+/* The skeleton spells BPF globals with the kernel's type names. */
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
+
+#include "bpf/lavd.skel.h"
+
+#define SCX_DIR "/sys/kernel/sched_ext"
+#define BPF_STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
+#define LOG_KEEP (256 * 1024)
+
+static struct {
+	uint64_t slice_min_us, slice_max_us, preempt_shift;
+	bool no_wake_sync, partial, verbose;
+	double stats_s, monitor_s;
+	uint64_t watchdog_ms;
+	double stall_after_s;	/* < 0: never */
+	bool count_bpf;
+	const char *sysfs;
+} opt = {
+	.slice_min_us = LAVD_SLICE_MIN_DFL / 1000,
+	.slice_max_us = LAVD_SLICE_MAX_DFL / 1000,
+	.preempt_shift = 6,
+	.stall_after_s = -1,
+	.sysfs = "/sys",
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+/* ---- libbpf messages: kept (for the verifier log tail), shown with -v ---- */
+
+static char *liblog;
+static size_t liblog_len;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	char *msg = NULL, *line;
+	int n;
+
+	/* one message can be the whole verifier log: no fixed buffer */
+	n = vasprintf(&msg, fmt, ap);
+	if (n < 0)
+		return 0;
+	line = msg;
+	if ((size_t)n > LOG_KEEP) {
+		line += (size_t)n - LOG_KEEP;
+		n = LOG_KEEP;
+	}
+	if (opt.verbose && level != LIBBPF_DEBUG)
+		fputs(msg, stderr);
+	if (!liblog)
+		liblog = calloc(1, LOG_KEEP + 1);
+	if (!liblog) {
+		free(msg);
+		return 0;
+	}
+	if (liblog_len + (size_t)n > LOG_KEEP) {
+		/* drop the oldest text: the tail is what matters */
+		size_t keep = LOG_KEEP - (size_t)n;
+
+		if (keep > liblog_len)
+			keep = liblog_len;
+
+		memmove(liblog, liblog + liblog_len - keep, keep);
+		liblog_len = keep;
+	}
+	memcpy(liblog + liblog_len, line, (size_t)n);
+	liblog_len += (size_t)n;
+	liblog[liblog_len] = '\0';
+	free(msg);
+	return 0;
+}
+
+/* The last max_lines lines of what libbpf said (the verifier log ends it). */
+static void print_log_tail(int max_lines)
+{
+	const char *p;
+	int lines = 0;
+
+	if (!liblog || !liblog_len) {
+		fprintf(stderr, "  (libbpf said nothing; run with -v)\n");
+		return;
+	}
+	p = liblog + liblog_len;
+	while (p > liblog) {
+		p--;
+		if (*p == '\n' && p != liblog + liblog_len - 1 && ++lines >= max_lines) {
+			p++;
+			break;
+		}
+	}
+	fprintf(stderr, "---- last %d lines of the libbpf/verifier log ----\n%s",
+		max_lines, p);
+	if (liblog[liblog_len - 1] != '\n')
+		fputc('\n', stderr);
+	fprintf(stderr, "---- end of log ----\n");
+}
+
+/* ---- checks before loading ---- */
+
+static void need_sched_ext(void)
+{
+	char ops[128], state[64];
+
+	switch (lavd_scx_check(SCX_DIR, ops, sizeof(ops), state, sizeof(state))) {
+	case LAVD_SCX_MISSING:
+		gs_die(EXIT_RUNTIME,
+		       "this kernel has no sched_ext; see `make vm-demo` "
+		       "(needs Linux >= 6.12 with CONFIG_SCHED_CLASS_EXT=y; "
+		       "%s is missing)", SCX_DIR);
+	case LAVD_SCX_BUSY:
+		if (strcmp(ops, LAVD_NAME) == 0)
+			gs_die(EXIT_RUNTIME,
+			       "lavd is already running (sched_ext state '%s'); "
+			       "watch it with `lavd --monitor 1`", state);
+		gs_die(EXIT_RUNTIME,
+		       "another sched_ext scheduler is loaded: '%s' (state '%s'); "
+		       "stop it first", ops, state);
+	case LAVD_SCX_FREE:
+		break;
+	}
+}
+
+/* CAP_SYS_ADMIN and CAP_BPF (or root): loading struct_ops needs both. */
+static void need_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { 0 };
+	bool admin, bpf;
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return;	/* cannot tell: let the kernel decide */
+	admin = data[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
+	bpf = data[CAP_BPF / 32].effective & (1u << (CAP_BPF % 32));
+	if (admin && bpf)
+		return;
+	gs_die(EXIT_RUNTIME,
+	       "loading a scheduler needs root (CAP_SYS_ADMIN and CAP_BPF); "
+	       "missing:%s%s (run with sudo)", admin ? "" : " CAP_SYS_ADMIN",
+	       bpf ? "" : " CAP_BPF");
+}
+
+/* Value of a sched_ext enum member in the running kernel's BTF (0: absent). */
+static uint64_t kernel_enum(const struct btf *btf, const char *type,
+			    const char *name)
+{
+	int id = btf ? btf__find_by_name(btf, type) : -1;
+	const struct btf_type *t;
+
+	if (id < 0)
+		return 0;
+	t = btf__type_by_id(btf, id);
+	if (btf_is_enum(t)) {
+		const struct btf_enum *e = btf_enum(t);
+
+		for (int i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name))
+				return (uint32_t)e[i].val;
+	} else if (btf_is_enum64(t)) {
+		const struct btf_enum64 *e = btf_enum64(t);
+
+		for (int i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name))
+				return btf_enum64_value(&e[i]);
+	}
+	return 0;
+}
+
+static long read_long(const char *path, long dflt)
+{
+	char buf[64];
+
+	if (gs_read_text(path, buf, sizeof(buf)) < 0)
+		return dflt;
+	return strtol(buf, NULL, 10);
+}
+
+/* ---- statistics ---- */
+
+static int read_stats(int fd, struct lavd_stats *st)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, st) != 0)
+		return -1;
+	return st->magic == LAVD_STATS_MAGIC ? 0 : -1;
+}
+
+static double now_s(void)
+{
+	return (double)gs_now_ns() / 1e9;
+}
+
+static void print_stats(const struct lavd_stats *prev, const struct lavd_stats *cur,
+			double secs, double since)
+{
+	char line[512];
+
+	lavd_stats_line(line, sizeof(line), prev, cur, secs);
+	printf("[%7.1fs] %s\n", since, line);
+	fflush(stdout);
+}
+
+/* run_time_ns / run_cnt of each callback, when kernel.bpf_stats_enabled=1. */
+static void print_prog_costs(struct lavd *skel)
+{
+	struct bpf_program *prog;
+
+	if (read_long(BPF_STATS_SYSCTL, 0) != 1)
+		return;
+	printf("lavd: BPF cost per call (kernel.bpf_stats_enabled=1):");
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		const char *name = bpf_program__name(prog);
+
+		if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len) ||
+		    !info.run_cnt)
+			continue;
+		if (!strncmp(name, "lavd_", 5))
+			name += 5;
+		printf(" %s %.0fns/%llu", name,
+		       (double)info.run_time_ns / (double)info.run_cnt,
+		       (unsigned long long)info.run_cnt);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+/* ---- one load-attach-run cycle ---- */
+
+enum cycle_result { CYCLE_STOPPED, CYCLE_RESTART, CYCLE_FAILED };
+
+static int fill_topology(struct lavd *skel, struct lavd_topo *t)
+{
+	char err[256];
+
+	if (lavd_topo_read(opt.sysfs, t, err, sizeof(err)) != 0) {
+		gs_warn("reading the CPU topology: %s", err);
+		return -1;
+	}
+	skel->rodata->nr_cpu_ids = (__u32)t->nr_cpu_ids;
+	skel->rodata->nr_cpus_online = (__u32)t->nr_online;
+	skel->rodata->nr_llcs = (__u32)t->nr_llcs;
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		skel->rodata->cpu_llc[c] = (__u16)t->llc[c];
+		skel->rodata->cpu_core[c] = (__u16)t->core[c];
+		skel->rodata->cpu_capacity[c] = (__u16)t->capacity[c];
+	}
+	return 0;
+}
+
+static void report_exit(struct lavd *skel, bool ours)
+{
+	const struct lavd_exit_info *u = &skel->data->uei;
+
+	if (ours && u->kind == LAVD_SCX_EXIT_UNREG) {
+		printf("lavd: exit: %s (kind %d)\n",
+		       u->reason[0] ? u->reason : lavd_exit_kind_str(u->kind), u->kind);
+		return;
+	}
+	printf("lavd: the kernel stopped lavd: %s (kind %d, %s)%s%s\n",
+	       u->reason[0] ? u->reason : "no reason given", u->kind,
+	       lavd_exit_kind_str(u->kind), u->msg[0] ? ": " : "", u->msg);
+	if (u->kind >= LAVD_SCX_EXIT_ERROR && skel->bss->uei_dump[0]) {
+		if (opt.verbose)
+			printf("---- kernel debug dump ----\n%s\n---- end of dump ----\n",
+			       skel->bss->uei_dump);
+		else
+			printf("lavd: (run with -v for the kernel's debug dump)\n");
+	}
+	fflush(stdout);
+}
+
+static enum cycle_result run_once(int cycle)
+{
+	struct lavd *skel;
+	struct bpf_link *link = NULL;
+	struct lavd_topo topo;
+	struct btf *kbtf;
+	struct lavd_stats prev = { 0 }, cur;
+	enum cycle_result res = CYCLE_FAILED;
+	double t_attach, next_stats, last_stats;
+	uint64_t flags;
+	bool stalled = false;
+	int err, stats_fd;
+
+	liblog_len = 0;
+	skel = lavd__open();
+	if (!skel) {
+		gs_warn("cannot open the BPF object: %s", strerror(errno));
+		print_log_tail(20);
+		return CYCLE_FAILED;
+	}
+	if (fill_topology(skel, &topo) != 0)
+		goto out;
+	skel->rodata->slice_min_ns = opt.slice_min_us * 1000;
+	skel->rodata->slice_max_ns = opt.slice_max_us * 1000;
+	skel->rodata->preempt_shift = (__u32)opt.preempt_shift;
+	skel->rodata->no_wake_sync = opt.no_wake_sync;
+	skel->rodata->verbose = opt.verbose;
+
+	/* Ops flags the running kernel knows: ENQ_MIGRATION_DISABLED came
+	 * after 6.12 and an unknown flag would make the load fail. */
+	kbtf = btf__load_vmlinux_btf();
+	flags = kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_EXITING") |
+		kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_MIGRATION_DISABLED");
+	if (opt.partial)
+		flags |= kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_SWITCH_PARTIAL");
+	btf__free(kbtf);
+	skel->struct_ops.lavd_ops->flags = flags;
+	skel->struct_ops.lavd_ops->timeout_ms = (unsigned int)opt.watchdog_ms;
+	skel->struct_ops.lavd_ops->exit_dump_len = LAVD_EXIT_DUMP_LEN;
+	skel->struct_ops.lavd_ops->hotplug_seq =
+		(unsigned long long)read_long(SCX_DIR "/hotplug_seq", 0);
+
+	err = lavd__load(skel);
+	if (err) {
+		gs_warn("the kernel refused to load the BPF scheduler: %s",
+			strerror(-err));
+		print_log_tail(40);
+		goto out;
+	}
+
+	link = bpf_map__attach_struct_ops(skel->maps.lavd_ops);
+	if (!link) {
+		int e = errno;
+		char ops[128], state[64];
+
+		if (skel->data->uei.kind) {
+			/* ops.init failed or the kernel aborted the enable */
+			report_exit(skel, false);
+			res = skel->data->uei.exit_code & LAVD_SCX_ECODE_ACT_RESTART ?
+			      CYCLE_RESTART : CYCLE_FAILED;
+		} else if (lavd_scx_check(SCX_DIR, ops, sizeof(ops), state,
+					  sizeof(state)) == LAVD_SCX_BUSY &&
+			   strcmp(ops, LAVD_NAME)) {
+			gs_warn("another sched_ext scheduler is loaded: '%s' "
+				"(state '%s'); stop it first", ops, state);
+		} else {
+			gs_warn("attaching the scheduler failed: %s", strerror(e));
+			print_log_tail(20);
+		}
+		goto out;
+	}
+
+	t_attach = now_s();
+	printf("lavd: %s %s: %d CPUs (%d online), %d LLC%s%s, %d cores%s, "
+	       "capacity %s, slice %llu-%llu us%s%s\n",
+	       cycle ? "restarted" : "attached", LAVD_VERSION, topo.nr_cpu_ids,
+	       topo.nr_online, topo.nr_llcs, topo.nr_llcs == 1 ? "" : "s",
+	       topo.llc_from_cache ? "" : " (no cache info)", topo.nr_cores,
+	       topo.smt ? " with SMT" : "", topo.capacity_src,
+	       (unsigned long long)opt.slice_min_us,
+	       (unsigned long long)opt.slice_max_us,
+	       opt.partial ? ", partial (SCHED_EXT tasks only)" : "",
+	       opt.no_wake_sync ? ", no wake sync" : "");
+	fflush(stdout);
+
+	stats_fd = bpf_map__fd(skel->maps.lavd_stats);
+	next_stats = last_stats = t_attach + opt.stats_s;
+	last_stats = t_attach;
+	for (;;) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		double t;
+
+		if (__atomic_load_n(&skel->data->uei.kind, __ATOMIC_ACQUIRE)) {
+			/* The kernel stopped us (watchdog, error, hotplug). */
+			report_exit(skel, false);
+			res = skel->data->uei.exit_code & LAVD_SCX_ECODE_ACT_RESTART ?
+			      CYCLE_RESTART : CYCLE_FAILED;
+			if (res == CYCLE_RESTART)
+				printf("lavd: the kernel asked for a restart "
+				       "(CPU hotplug): reloading\n");
+			break;
+		}
+		if (stop_sig) {
+			bpf_link__destroy(link);	/* unregisters: ops.exit runs */
+			link = NULL;
+			report_exit(skel, true);
+			res = CYCLE_STOPPED;
+			break;
+		}
+		t = now_s();
+		if (opt.stall_after_s >= 0 && !stalled &&
+		    t - t_attach >= opt.stall_after_s) {
+			printf("lavd: debug: stalling dispatch now (fault injection); "
+			       "the watchdog should eject lavd\n");
+			fflush(stdout);
+			stalled = true;
+			__atomic_store_n(&skel->bss->debug_stall, 1, __ATOMIC_RELEASE);
+		}
+		if (opt.stats_s > 0 && t >= next_stats) {
+			if (read_stats(stats_fd, &cur) == 0) {
+				print_stats(&prev, &cur, t - last_stats, t - t_attach);
+				prev = cur;
+			}
+			last_stats = t;
+			next_stats += opt.stats_s;
+			if (next_stats < t)
+				next_stats = t + opt.stats_s;
+		}
+		nanosleep(&ts, NULL);
+	}
+	print_prog_costs(skel);
+out:
+	if (link)
+		bpf_link__destroy(link);
+	lavd__destroy(skel);
+	return res;
+}
+
+/* ---- --monitor: a running instance's statistics, read-only ---- */
+
+static int find_stats_map(void)
+{
+	__u32 id = 0;
+
+	while (bpf_map_get_next_id(id, &id) == 0) {
+		LIBBPF_OPTS(bpf_get_fd_by_id_opts, o, .open_flags = BPF_F_RDONLY);
+		struct bpf_map_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_map_get_fd_by_id_opts(id, &o);
+
+		if (fd < 0)
+			continue;
+		if (bpf_map_get_info_by_fd(fd, &info, &len) == 0 &&
+		    !strcmp(info.name, LAVD_STATS_MAP) &&
+		    info.value_size == sizeof(struct lavd_stats))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static int run_monitor(void)
+{
+	struct lavd_stats prev, cur;
+	char ops[128], state[64];
+	double t0, last;
+	int fd;
+
+	if (lavd_scx_check(SCX_DIR, ops, sizeof(ops), state, sizeof(state)) ==
+	    LAVD_SCX_MISSING)
+		gs_die(EXIT_RUNTIME, "this kernel has no sched_ext; see `make vm-demo`");
+	need_privileges();
+	fd = find_stats_map();
+	if (fd < 0 || read_stats(fd, &prev) != 0)
+		gs_die(EXIT_RUNTIME, "no running lavd instance found%s%s%s",
+		       ops[0] ? " (the loaded scheduler is '" : "", ops,
+		       ops[0] ? "')" : "");
+	printf("lavd: monitoring the running instance every %.1fs (read-only)\n",
+	       opt.monitor_s);
+	fflush(stdout);
+	t0 = last = now_s();
+	while (!stop_sig) {
+		struct timespec ts;
+		double t;
+
+		ts.tv_sec = (time_t)opt.monitor_s;
+		ts.tv_nsec = (long)((opt.monitor_s - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+		if (stop_sig)
+			break;
+		t = now_s();
+		if (read_stats(fd, &cur) != 0)
+			gs_die(EXIT_RUNTIME, "reading the statistics map failed");
+		if (cur.seq == prev.seq) {
+			printf("lavd: the monitored instance stopped publishing "
+			       "(sched_ext state '%s')\n",
+			       lavd_scx_check(SCX_DIR, ops, sizeof(ops), state,
+					      sizeof(state)) == LAVD_SCX_BUSY ?
+			       state : "disabled");
+			close(fd);
+			return EXIT_OK;
+		}
+		print_stats(&prev, &cur, t - last, t - t0);
+		prev = cur;
+		last = t;
+	}
+	close(fd);
+	return EXIT_OK;
+}
+
+/* ---- --debug-bpf-objects: for leak checks across load/unload cycles ---- */
+
+static int count_ids(int (*next)(__u32, __u32 *))
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (next(id, &id) == 0)
+		n++;
+	return n;
+}
+
+static int run_count_bpf(void)
+{
+	need_privileges();
+	printf("bpf objects: progs %d maps %d links %d\n",
+	       count_ids(bpf_prog_get_next_id), count_ids(bpf_map_get_next_id),
+	       count_ids(bpf_link_get_next_id));
+	return EXIT_OK;
+}
+
+/* ---- command line ---- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: lavd [options]\n"
+"Load the LAVD scheduler (latency-criticality aware virtual deadline) into\n"
+"sched_ext and run it until SIGINT/SIGTERM. Needs root and a kernel with\n"
+"CONFIG_SCHED_CLASS_EXT=y (Linux >= 6.12); without one, see `make vm-demo`.\n"
+"\n"
+"  --slice-min-us N   shortest time slice, microseconds (default %llu)\n"
+"  --slice-max-us N   longest time slice, microseconds (default %llu)\n"
+"  --preempt-shift N  preemption threshold: top 1/2^N of lat_cri range\n"
+"                     (0-10, default 6; used once preemption lands, issue 5)\n"
+"  --no-wake-sync     do not place a sync wakee on its waker's CPU\n"
+"  --partial          schedule only tasks that chose SCHED_EXT\n"
+"  --stats SEC        print a statistics line every SEC seconds\n"
+"  --monitor SEC      do not load: watch a running lavd's statistics\n"
+"  -v, --verbose      libbpf messages, and the kernel's dump on errors\n"
+"  --version          print the version\n"
+"  -h, --help         this help\n"
+"debugging:\n"
+"  --watchdog-ms MS   sched_ext watchdog timeout (default: kernel's, 30 s)\n"
+"  --debug-stall-after SEC  stop dispatching SEC seconds after attaching,\n"
+"                     to test the watchdog ejection (fault injection)\n"
+"  --debug-bpf-objects  print how many BPF programs, maps and links the\n"
+"                     kernel holds, and exit (leak checks)\n"
+"\n"
+"exit status: 0 stopped by SIGINT/SIGTERM; 1 failed (no sched_ext, not\n"
+"root, another scheduler loaded, verifier rejection, ejected by the\n"
+"kernel); 2 bad usage\n",
+		(unsigned long long)(LAVD_SLICE_MIN_DFL / 1000),
+		(unsigned long long)(LAVD_SLICE_MAX_DFL / 1000));
+}
+
+enum {
+	OPT_SLICE_MIN = 256, OPT_SLICE_MAX, OPT_PREEMPT_SHIFT, OPT_NO_WAKE_SYNC,
+	OPT_PARTIAL, OPT_STATS, OPT_MONITOR, OPT_VERSION, OPT_WATCHDOG,
+	OPT_STALL, OPT_SYSFS, OPT_COUNT_BPF,
+};
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "slice-min-us", required_argument, NULL, OPT_SLICE_MIN },
+		{ "slice-max-us", required_argument, NULL, OPT_SLICE_MAX },
+		{ "preempt-shift", required_argument, NULL, OPT_PREEMPT_SHIFT },
+		{ "no-wake-sync", no_argument, NULL, OPT_NO_WAKE_SYNC },
+		{ "partial", no_argument, NULL, OPT_PARTIAL },
+		{ "stats", required_argument, NULL, OPT_STATS },
+		{ "monitor", required_argument, NULL, OPT_MONITOR },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "help", no_argument, NULL, 'h' },
+		{ "watchdog-ms", required_argument, NULL, OPT_WATCHDOG },
+		{ "debug-stall-after", required_argument, NULL, OPT_STALL },
+		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
+		{ "debug-bpf-objects", no_argument, NULL, OPT_COUNT_BPF },
+		{ 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SLICE_MIN:
+			opt.slice_min_us = gs_opt_u64("--slice-min-us", optarg, 50, 1000000);
+			break;
+		case OPT_SLICE_MAX:
+			opt.slice_max_us = gs_opt_u64("--slice-max-us", optarg, 50, 1000000);
+			break;
+		case OPT_PREEMPT_SHIFT:
+			opt.preempt_shift = gs_opt_u64("--preempt-shift", optarg, 0, 10);
+			break;
+		case OPT_NO_WAKE_SYNC:
+			opt.no_wake_sync = true;
+			break;
+		case OPT_PARTIAL:
+			opt.partial = true;
+			break;
+		case OPT_STATS:
+			opt.stats_s = gs_opt_double("--stats", optarg, 0.1, 86400);
+			break;
+		case OPT_MONITOR:
+			opt.monitor_s = gs_opt_double("--monitor", optarg, 0.1, 86400);
+			break;
+		case 'v':
+			opt.verbose = true;
+			break;
+		case OPT_VERSION:
+			printf("lavd %s (gamesched)\n", LAVD_VERSION);
+			exit(EXIT_OK);
+		case 'h':
+			usage(stdout);
+			exit(EXIT_OK);
+		case OPT_WATCHDOG:
+			opt.watchdog_ms = gs_opt_u64("--watchdog-ms", optarg, 100, 600000);
+			break;
+		case OPT_STALL:
+			opt.stall_after_s = gs_opt_double("--debug-stall-after", optarg,
+							  0, 86400);
+			break;
+		case OPT_SYSFS:
+			opt.sysfs = optarg;
+			break;
+		case OPT_COUNT_BPF:
+			opt.count_bpf = true;
+			break;
+		case ':':
+			gs_die(EXIT_USAGE, "option %s needs a value (see --help)",
+			       argv[optind - 1]);
+		default:
+			gs_die(EXIT_USAGE, "unknown option '%s' (see --help)",
+			       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		gs_die(EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (opt.slice_min_us > opt.slice_max_us)
+		gs_die(EXIT_USAGE,
+		       "--slice-min-us %llu is larger than --slice-max-us %llu",
+		       (unsigned long long)opt.slice_min_us,
+		       (unsigned long long)opt.slice_max_us);
+	if (opt.monitor_s > 0 && (opt.stall_after_s >= 0 || opt.partial))
+		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler options");
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	enum cycle_result r;
+	int cycle = 0;
+
+	gs_set_prog(argv[0]);
+	parse_args(argc, argv);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	libbpf_set_print(libbpf_print);
+
+	if (opt.count_bpf)
+		return run_count_bpf();
+	if (opt.monitor_s > 0)
+		return run_monitor();
+
+	need_sched_ext();
+	need_privileges();
+	do {
+		r = run_once(cycle++);
+		if (r == CYCLE_RESTART) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	} while (r == CYCLE_RESTART && !stop_sig);
+	free(liblog);
+	return r == CYCLE_FAILED ? EXIT_RUNTIME : EXIT_OK;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The loader's words: the --stats line, names of the kernel's exit kinds,
+ * and the sched_ext state checks done before loading. No libbpf here, so
+ * all of it is unit-tested on hosts without sched_ext.
+ */
+#ifndef LAVD_REPORT_H
+#define LAVD_REPORT_H
+
+#include <stddef.h>
+
+#include "intf.h"
+
+/*
+ * One statistics line for the interval between two snapshots of the
+ * lavd_stats record (prev may be all zero for "since load"): rates,
+ * shares and the average lat_cri cover the interval; queue length and
+ * slice are the latest values; max lat_cri covers the last second. E.g.
+ *   queued 3 runnable 7 | sched/s 1520 direct 62% lat-cri 18% greedy 4%
+ *   | slice 4.20ms | lat_cri avg 612 max 2304 | reenq 0 steal 1
+ */
+void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
+		     const struct lavd_stats *cur, double secs);
+
+/* "unregistered from user space", "runnable task stall", ... */
+const char *lavd_exit_kind_str(int kind);
+
+enum lavd_scx_state {
+	LAVD_SCX_FREE = 0,	/* sched_ext present, no scheduler loaded */
+	LAVD_SCX_MISSING,	/* the kernel has no sched_ext */
+	LAVD_SCX_BUSY,		/* another (or another lavd) scheduler is loaded */
+};
+
+/*
+ * Looks at scx_dir (/sys/kernel/sched_ext). On LAVD_SCX_BUSY, ops gets
+ * the loaded scheduler's name and state its state ("enabled", ...).
+ */
+enum lavd_scx_state lavd_scx_check(const char *scx_dir, char *ops,
+				   size_t opslen, char *state, size_t statelen);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The 10 ms system statistics timer: counts the queued tasks, recomputes
+ * the system slice and the latency-critical threshold, and publishes the
+ * record `lavd --stats` / `lavd --monitor` print (map lavd_stats). Runs in
+ * softirq context on whichever CPU armed it last.
+ */
+#ifndef LAVD_SYS_STAT_BPF_H
+#define LAVD_SYS_STAT_BPF_H
+
+struct lavd_timer {
+	struct bpf_timer timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct lavd_timer);
+} lavd_timer SEC(".maps");
+
+/* Totals of the per-CPU counters at the previous tick (for averages). */
+static u64 prev_sched, prev_sum_lat_cri;
+
+/* Largest lat_cri per 100 ms over the last second, for max_lat_cri. */
+#define MAX_BUCKETS 10
+static u64 max_bucket[MAX_BUCKETS];
+static u64 nr_ticks;
+
+static long count_llc(u64 llc, void *data)
+{
+	s32 q = scx_bpf_dsq_nr_queued(llc_dsq((u32)llc));
+
+	if (q > 0)
+		*(u64 *)data += (u64)q;
+	return 0;
+}
+
+/* Tasks waiting in all LLC queues. */
+static __always_inline u64 count_queued(void)
+{
+	u64 n = 0;
+
+	bpf_loop(nr_llcs, count_llc, &n, 0);
+	return n;
+}
+
+/* Sums of the per-CPU counters, built by one bpf_loop() callback per CPU
+ * (a callback is verified once, whatever the number of CPUs). */
+struct tick_sum {
+	struct lavd_stats *st;
+	u64 sched, sum_lc, max_lc;
+};
+
+static long sum_cpu(u64 cpu, void *data)
+{
+	struct tick_sum *s = data;
+	struct lavd_stats *st = s->st;
+	struct cpu_ctx *c = get_cpu_ctx_of((s32)cpu);
+
+	if (!c || !st)
+		return 0;
+	s->sched += c->nr_sched;
+	s->sum_lc += c->sum_lat_cri;
+	s->max_lc = lavd_max(s->max_lc, c->max_lat_cri);
+	c->max_lat_cri = 0;	/* racy reset: a lost maximum is harmless */
+	st->nr_direct += c->nr_direct;
+	st->nr_enq += c->nr_enq;
+	st->nr_lat_cri += c->nr_lat_cri;
+	st->nr_greedy += c->nr_greedy;
+	st->nr_reenq += c->nr_reenq;
+	st->nr_sync_wake += c->nr_sync_wake;
+	st->nr_idle_core += c->nr_idle_core;
+	st->nr_local_pinned += c->nr_local_pinned;
+	st->nr_steal += c->nr_steal;
+	st->nr_stall_skips += c->nr_stall_skips;
+	return 0;
+}
+
+/* Folds this tick's maximum into its 100 ms bucket; max of the last 1 s. */
+static __always_inline u64 window_max(u64 tick_max)
+{
+	u32 b = (u32)((nr_ticks++ / 10) % MAX_BUCKETS);
+	u64 m = 0;
+
+	if (nr_ticks % 10 == 1)
+		max_bucket[b] = 0;	/* a new bucket starts */
+	max_bucket[b] = lavd_max(max_bucket[b], tick_max);
+	for (int i = 0; i < MAX_BUCKETS; i++)
+		m = lavd_max(m, max_bucket[i]);
+	return m;
+}
+
+static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
+{
+	struct tick_sum s = { 0 };
+	struct lavd_stats *st;
+	u64 nr_q = count_queued(), d_sched;
+	u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&lavd_stats, &zero);
+	if (!st)
+		goto rearm;
+
+	st->nr_direct = st->nr_enq = st->nr_lat_cri = st->nr_greedy = 0;
+	st->nr_reenq = st->nr_sync_wake = st->nr_idle_core = 0;
+	st->nr_local_pinned = st->nr_steal = st->nr_stall_skips = 0;
+	s.st = st;
+	bpf_loop(nr_cpu_ids, sum_cpu, &s, 0);
+
+	/* Average lat_cri of this interval's schedules; the threshold for
+	 * "latency-critical" follows it with an EWMA. */
+	d_sched = s.sched - prev_sched;
+	if (d_sched) {
+		u64 avg = (s.sum_lc - prev_sum_lat_cri) / d_sched;
+
+		st->avg_lat_cri = avg;
+		WRITE_ONCE(lat_cri_thresh, lat_cri_thresh ?
+			   lavd_ewma(lat_cri_thresh, avg) : avg);
+	}
+	prev_sched = s.sched;
+	prev_sum_lat_cri = s.sum_lc;
+
+	WRITE_ONCE(nr_queued_last, nr_q);
+	WRITE_ONCE(sys_slice, lavd_sys_slice(sys_slice, nr_cpus_online, nr_q,
+					     slice_min_ns, slice_max_ns));
+
+	st->magic = LAVD_STATS_MAGIC;
+	st->now_ns = bpf_ktime_get_ns();
+	st->nr_queued = nr_q;
+	st->nr_active = nr_cpus_online;
+	st->slice_ns = sys_slice;
+	st->max_lat_cri = window_max(s.max_lc);
+	st->lat_cri_thresh = lat_cri_thresh;
+	st->logical_clk = cur_logical_clk;
+	st->avg_svc = avg_svc();
+	st->nr_runnable = rq_nr;
+	st->nr_sched = s.sched;
+	st->sum_lat_cri = s.sum_lc;
+	__sync_fetch_and_add(&st->seq, 1);
+
+rearm:
+	bpf_timer_start(timer, LAVD_SYS_STAT_INTERVAL_NS, 0);
+	return 0;
+}
+
+static __always_inline s32 sys_stat_init(void)
+{
+	struct lavd_timer *t;
+	u32 zero = 0;
+	s32 err;
+
+	t = bpf_map_lookup_elem(&lavd_timer, &zero);
+	if (!t)
+		return -ENOENT;
+	err = bpf_timer_init(&t->timer, &lavd_timer, CLOCK_MONOTONIC);
+	if (err)
+		return err;
+	err = bpf_timer_set_callback(&t->timer, sys_stat_tick);
+	if (err)
+		return err;
+	return bpf_timer_start(&t->timer, LAVD_SYS_STAT_INTERVAL_NS, 0);
+}
+
+#endif

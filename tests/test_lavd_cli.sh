@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# lavd's command line on the host: usage errors exit 2 naming the option,
+# --help/--version exit 0, and on a kernel without sched_ext the loader
+# fails cleanly (exit 1) with the message that points to `make vm-demo`.
+# The scheduler itself is tested in the VM (vm/test-vm.sh).
+set -u
+B=${BUILD:-build}
+L=$B/lavd
+[ -x "$L" ] || { echo "FAIL: $L not built"; exit 1; }
+fails=0
+
+# expect STATUS PATTERN ARGS...: run lavd, check exit status and output.
+expect() {
+	want=$1 pat=$2
+	shift 2
+	out=$("$L" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: lavd $*: exit $rc, expected $want; output: $out"
+		fails=$((fails + 1))
+	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "FAIL: lavd $*: output lacks '$pat': $out"
+		fails=$((fails + 1))
+	else
+		echo "ok: lavd $* -> $rc"
+	fi
+}
+
+expect 0 'usage: lavd' --help
+expect 0 'usage: lavd' -h
+expect 0 '^lavd [0-9]' --version
+expect 2 "unknown option '--bogus'" --bogus
+expect 2 "unexpected argument 'extra'" extra
+expect 2 'option --slice-min-us: expected' --slice-min-us 10
+expect 2 'option --slice-max-us: expected' --slice-max-us abc
+expect 2 'larger than --slice-max-us' --slice-min-us 900 --slice-max-us 800
+expect 2 'option --preempt-shift: expected' --preempt-shift 11
+expect 2 'option --stats: expected' --stats 0
+expect 2 'needs a value' --stats
+expect 2 'option --monitor: expected' --monitor -1
+expect 2 'only watches' --monitor 1 --partial
+
+if [ -d /sys/kernel/sched_ext ]; then
+	echo "note: this kernel has sched_ext; the no-sched_ext checks do not apply here"
+else
+	expect 1 'this kernel has no sched_ext; see `make vm-demo`'
+	expect 1 'this kernel has no sched_ext; see `make vm-demo`' --stats 1 --partial
+	expect 1 'this kernel has no sched_ext' --monitor 1
+fi
+
+if [ $fails -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "all lavd CLI checks passed"

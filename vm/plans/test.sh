@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest plan of `make vm-test`: lavd in a real sched_ext kernel, one boot,
+# phases in order (each prints one RESULT line; vm/run.sh checks them):
+#
+#   load      lavd loads: state enabled, ops lavd, framebench's threads
+#             show "ext.enabled : 1"
+#   run       framebench (proton + 2 hogs, ~10 s) completes under lavd with
+#             no stall: exit 0, frames counted, lavd still the scheduler
+#   unload    SIGINT: state disabled, loader exit 0, exit reason printed
+#   watchdog  the debug knob stalls dispatch: the watchdog (timeout_ms
+#             5000) ejects lavd, the loader says why and exits non-zero,
+#             and the system keeps running under the fair class
+#   cycles    load/unload 20 times: every cycle enables and exits 0, and
+#             the kernel holds as many BPF objects afterwards as before
+#   hotplug   CPU 1 goes offline and online under lavd: the kernel asks
+#             for a restart, the loader reloads, lavd stays in charge
+#
+# Needs /bin/lavd and /bin/framebench (make static). Parameters
+# (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D (default 10s).
+
+cycles=$(gs_param cycles 20)
+fbdur=$(gs_param fbdur 10s)
+LOG=/tmp/lavd.log
+
+# start_lavd ARGS...: the loader in the background, output in $LOG.
+start_lavd() {
+	lavd "$@" > "$LOG" 2>&1 &
+	LPID=$!
+}
+
+lavd_attached() { scx_is enabled lavd; }
+
+# stop_lavd SECONDS: SIGINT, wait; RC = loader exit status.
+stop_lavd() {
+	kill -INT "$LPID" 2>/dev/null
+	wait_exit "$LPID" "$1"
+}
+
+gs_out "PHASE setup kernel=$(uname -r) cpus=$(nproc) cycles=$cycles fbdur=$fbdur"
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+have_fb=1
+[ -x /bin/framebench ] || have_fb=0
+BPF_BEFORE=$(lavd --debug-bpf-objects 2>&1)
+
+# ---- phases 1 and 2: load, then framebench under lavd -------------------
+t0=$(now)
+start_lavd --stats 2
+if ! wait_until 90 lavd_attached; then
+	gs_result load FAIL "lavd did not attach in 90 s: state=$(scx_state) ops=$(scx_ops)"
+	show_log "$LOG" 40
+	gs_result run FAIL "skipped: lavd not loaded"
+else
+	gs_out "DATA load_s $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
+	if [ $have_fb -eq 1 ]; then
+		framebench --profile proton --duration "$fbdur" --bg hogs:2 \
+			--json /tmp/fb.json -q > /tmp/fb.out 2>&1 &
+		FB=$!
+		# the pipeline threads exist once calibration is over and the
+		# warm-up runs: wait until there are several
+		fb_threads() { set -- $(ext_threads "$FB"); [ "$2" -ge 6 ]; }
+		wait_until 30 fb_threads
+		set -- $(ext_threads "$FB")
+		on=$1 all=$2
+		if [ "$all" -gt 1 ] && [ "$on" -eq "$all" ] && lavd_attached; then
+			gs_result load PASS "state=$(scx_state) ops=$(scx_ops); framebench threads with ext.enabled 1: $on of $all"
+		else
+			gs_result load FAIL "state=$(scx_state) ops=$(scx_ops); framebench threads with ext.enabled 1: $on of $all"
+			cat /proc/"$FB"/task/*/sched 2>/dev/null | grep -E '^[a-z].*[(]|ext' | head -20
+		fi
+		wait_exit "$FB" 120
+		fbrc=$RC
+		cat /tmp/fb.out
+		frames=$(sed -n 's/^ *"frames": *\([0-9]*\).*/\1/p' /tmp/fb.json 2>/dev/null | head -n 1)
+		if [ "$fbrc" = 0 ] && [ "${frames:-0}" -gt 0 ] && lavd_attached &&
+		   ! grep -q 'kernel stopped' "$LOG"; then
+			gs_result run PASS "framebench proton --bg hogs:2 --duration $fbdur: exit 0, $frames frames, lavd still enabled"
+			gs_out "DATA fb $(tr -d '\n' < /tmp/fb.out)"
+		else
+			gs_result run FAIL "framebench exit=$fbrc frames=${frames:-none} state=$(scx_state) ops=$(scx_ops)"
+			show_log "$LOG" 30
+		fi
+	else
+		gs_result load FAIL "no /bin/framebench in the initramfs (make static)"
+		gs_result run FAIL "no /bin/framebench in the initramfs (make static)"
+	fi
+fi
+
+# ---- phase 3: SIGINT unloads cleanly ----------------------------------
+stop_lavd 30
+if [ "$RC" = 0 ] && wait_until 10 scx_is disabled &&
+   grep -q 'exit: unregistered from user space' "$LOG"; then
+	gs_result unload PASS "exit 0, state $(scx_state), reason: $(sed -n 's/^lavd: exit: //p' "$LOG" | head -n 1)"
+else
+	gs_result unload FAIL "exit=$RC state=$(scx_state)"
+fi
+show_log "$LOG" 12
+cost=$(grep 'BPF cost per call' "$LOG" | sed 's/.*): //')
+[ -n "$cost" ] && gs_out "DATA bpf_cost $cost"
+grep -q '^\[' "$LOG" && gs_out "DATA stats $(grep '^\[' "$LOG" | tail -n 1)"
+
+# ---- phase 4: the watchdog ejects a stalled lavd ------------------------
+start_lavd --watchdog-ms 5000 --debug-stall-after 1
+t0=$(now)
+if ! wait_until 90 lavd_attached; then
+	gs_result watchdog FAIL "lavd did not attach: state=$(scx_state)"
+	show_log "$LOG" 30
+	stop_lavd 20
+else
+	# While it stalls, user space (this shell too) is frozen: just wait
+	# for the loader to exit.
+	wait_exit "$LPID" 90
+	took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+	alive=no
+	# the system keeps running: a fresh process runs, on the fair class
+	sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; cat /proc/self/sched' > /tmp/alive 2>&1 &&
+		alive=yes
+	ext=$(grep -c 'ext.enabled *: *1' /tmp/alive)
+	if [ "$RC" != 0 ] && [ "$RC" != timeout ] && grep -q 'runnable task stall' "$LOG" &&
+	   wait_until 10 scx_is disabled && [ "$alive" = yes ] && [ "$ext" = 0 ]; then
+		gs_result watchdog PASS "ejected after ${took}s, loader exit $RC, state $(scx_state), system alive on the fair class; $(grep 'kernel stopped' "$LOG" | head -n 1)"
+	else
+		gs_result watchdog FAIL "loader exit=$RC after ${took}s state=$(scx_state) alive=$alive ext.enabled=$ext"
+	fi
+	show_log "$LOG" 12
+fi
+
+# ---- phase 5: load/unload N times, no leak ------------------------------
+ok=0 fail=""
+t0=$(now)
+seq0=$(cat /sys/kernel/sched_ext/enable_seq 2>/dev/null)
+i=1
+while [ $i -le "$cycles" ]; do
+	start_lavd
+	if wait_until 60 lavd_attached; then
+		stop_lavd 30
+		if [ "$RC" = 0 ] && wait_until 10 scx_is disabled; then
+			ok=$((ok + 1))
+		else
+			fail="$fail $i:exit=$RC,state=$(scx_state)"
+			show_log "$LOG" 10
+		fi
+	else
+		fail="$fail $i:no-attach,state=$(scx_state)"
+		show_log "$LOG" 20
+		stop_lavd 20
+	fi
+	i=$((i + 1))
+done
+seq1=$(cat /sys/kernel/sched_ext/enable_seq 2>/dev/null)
+# BPF objects are freed after an RCU grace period: give them a moment.
+bpf_same() { [ "$(lavd --debug-bpf-objects 2>&1)" = "$BPF_BEFORE" ]; }
+wait_until 10 bpf_same
+BPF_AFTER=$(lavd --debug-bpf-objects 2>&1)
+took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+if [ $ok -eq "$cycles" ] && [ "$BPF_AFTER" = "$BPF_BEFORE" ]; then
+	gs_result cycles PASS "$ok of $cycles load/unload cycles in ${took}s, enable_seq $seq0 -> $seq1, $BPF_AFTER (as before)"
+else
+	gs_result cycles FAIL "$ok of $cycles ok;$fail; before: $BPF_BEFORE; after: $BPF_AFTER"
+fi
+
+# ---- phase 6: CPU hotplug makes the kernel ask for a restart -----------
+cpu1=/sys/devices/system/cpu/cpu1/online
+if [ ! -w "$cpu1" ]; then
+	gs_result hotplug FAIL "no $cpu1 to write (needs -smp 2 or more)"
+else
+	start_lavd
+	if wait_until 60 lavd_attached; then
+		restarted() { [ "$(grep -c 'restarted' "$LOG")" -ge "$1" ] && lavd_attached; }
+		echo 0 > "$cpu1"
+		r1=no; wait_until 60 restarted 1 && r1=yes
+		echo 1 > "$cpu1"
+		r2=no; wait_until 60 restarted 2 && r2=yes
+		stop_lavd 30
+		if [ $r1 = yes ] && [ $r2 = yes ] && [ "$RC" = 0 ]; then
+			gs_result hotplug PASS "offline and online each restarted lavd ($(grep -c 'asked for a restart' "$LOG") restarts), exit 0"
+		else
+			gs_result hotplug FAIL "restart after offline=$r1, after online=$r2, exit=$RC state=$(scx_state)"
+		fi
+	else
+		gs_result hotplug FAIL "lavd did not attach: state=$(scx_state)"
+		stop_lavd 20
+	fi
+	show_log "$LOG" 12
+	echo 1 > "$cpu1" 2>/dev/null
+fi

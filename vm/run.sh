@@ -1,0 +1,194 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs one guest plan (vm/plans/PLAN.sh) in one boot of the sched_ext
+# kernel and judges it from the explicit result lines only:
+#   - every "RESULT <phase> PASS|FAIL ..." line is shown;
+#   - the run passes when the plan's final "DONE" arrived, no RESULT says
+#     FAIL, the phases listed with --expect all reported PASS, and the
+#     console shows no kernel panic / BUG / oops;
+#   - a hang is ended by the boot's timeout and fails; any failure prints
+#     the end of the serial log.
+#
+# TCG and repeated scheduler loads (VM.md): under -accel tcg,thread=multi
+# the second enable of a BPF scheduler in one boot can panic the guest (an
+# emulator race). Plans that load and unload run under thread=single by
+# default. With --tcg multi, a guest panic is retried once under
+# thread=single and the retry is reported - never passed silently.
+#
+#   vm/run.sh PLAN [options]
+#     --expect "p1 p2 ..."  phases that must report PASS
+#     --timeout S           boot time limit (default 300)
+#     --smp SPEC / --mem MB / --append STR   passed to vm/boot.sh
+#     --tcg single|multi    (default single; VM_TCG overrides the default)
+#     --out DIR             where logs go (default build/vm/PLAN)
+#     --program PATH        a static program for /bin (repeatable; default
+#                           build/static/{lavd,framebench,gamesuite} that exist)
+#     --sample-host         record, once a second, how much CPU the host's
+#                           other processes used (not qemu) and which run
+#                           (the plan's last "RUN-START" line) was going on:
+#                           DIR/host-load.txt, "epoch cpus-used marker..."
+# Exit: 0 pass, 1 fail, 2 usage, 77 qemu or the kernel missing (reason on
+# the last line).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+build=${BUILD:-build}
+case $build in /*) ;; *) build=$root/$build ;; esac
+
+[ $# -ge 1 ] || { sed -n '3,28p' "$0" >&2; exit 2; }
+plan=$1
+shift
+expect="" timeout_s=300 smp=2 mem=1024 append="" out="" programs="" sample=0
+tcg=${VM_TCG:-single}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--expect) expect=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--tcg) tcg=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--program) programs="$programs $2"; shift 2 ;;
+	--sample-host) sample=1; shift ;;
+	*) echo "vm/run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+planfile=$here/plans/$plan.sh
+[ -f "$planfile" ] || { echo "vm/run.sh: no plan $planfile" >&2; exit 2; }
+out=${out:-$build/vm/$plan}
+
+if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	echo "skipped: qemu-system-x86_64 is not installed (run scripts/deps.sh)"
+	exit 77
+fi
+if ! "$here/kernel.sh" dir >/dev/null 2>&1; then
+	echo "skipped: the sched_ext kernel is not fetched (run scripts/deps.sh or vm/kernel.sh fetch)"
+	exit 77
+fi
+kdir=$("$here/kernel.sh" dir)
+kver=$(cat "$kdir/release" 2>/dev/null || basename "$kdir")
+
+if [ -z "$programs" ]; then
+	for p in lavd framebench gamesuite; do
+		[ -x "$build/static/$p" ] && programs="$programs $build/static/$p"
+	done
+fi
+case " $programs " in
+*/lavd\ *) ;;
+*) echo "vm/run.sh: $build/static/lavd missing: run make static" >&2; exit 1 ;;
+esac
+
+mkdir -p "$out"
+initrd=$out/initrd.cpio.gz
+# shellcheck disable=SC2086
+"$here/mkinitramfs.sh" "$initrd" "$planfile" $programs || exit 1
+
+# CPU time (ticks) of a process and its descendants (qemu under timeout).
+tree_ticks() {
+	t=0
+	for c in $(pgrep -P "$1" 2>/dev/null); do
+		t=$((t + $(tree_ticks "$c")))
+	done
+	set -- $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
+	echo $((t + ${12:-0} + ${13:-0}))
+}
+
+# sample_host PID: until PID ends, once a second, the CPUs used by
+# everything on the host except PID's process tree, and the current run.
+sample_host() {
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	set -- "$1" $(head -n 1 /proc/stat)
+	bpid=$1 pt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) pi=$(( $6 + $7 ))
+	pq=$(tree_ticks "$bpid")
+	while kill -0 "$bpid" 2>/dev/null; do
+		sleep 1
+		set -- "$bpid" $(head -n 1 /proc/stat)
+		tt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) ti=$(( $6 + $7 ))
+		q=$(tree_ticks "$bpid")
+		dt=$((tt - pt))
+		if [ "$dt" -gt 0 ]; then
+			other=$(( (dt - (ti - pi)) - (q - pq) ))
+			[ "$other" -lt 0 ] && other=0
+			marker=$(grep '^@@GS RUN-START' "$RES" 2>/dev/null | tail -n 1 | cut -d' ' -f3-4)
+			awk -v o="$other" -v d="$dt" -v n="$ncpu" -v m="${marker:-none}" \
+				-v t="$(date +%s)" 'BEGIN { printf "%d %.2f %s\n", t, o * n / d, m }'
+		fi
+		pt=$tt pi=$ti pq=$q
+	done
+}
+
+# boot MODE TAG: one boot; sets LOG, RES, BOOT_RC, BOOT_S.
+boot() {
+	LOG=$out/serial$2.log RES=$out/results$2.txt
+	t0=$(date +%s)
+	"$here/boot.sh" "$initrd" "$LOG" "$RES" --timeout "$timeout_s" \
+		--smp "$smp" --mem "$mem" --tcg "$1" --append "$append" &
+	bpid=$!
+	if [ $sample -eq 1 ]; then
+		sample_host "$bpid" > "$out/host-load$2.txt" &
+		spid=$!
+	fi
+	wait "$bpid"
+	BOOT_RC=$?
+	[ $sample -eq 1 ] && wait "$spid"
+	BOOT_S=$(( $(date +%s) - t0 ))
+	tr -d '\r' < "$RES" > "$RES.tmp" && mv "$RES.tmp" "$RES"
+}
+
+panicked() { grep -qE 'Kernel panic|BUG: |Oops|general protection fault|int3: 0000' "$LOG"; }
+
+echo "vm: plan $plan, kernel $kver, -smp $smp, TCG thread=$tcg, timeout ${timeout_s}s"
+boot "$tcg" ""
+retried=""
+if panicked && [ "$tcg" = multi ]; then
+	echo "vm: the guest panicked under TCG thread=multi (the emulator's"
+	echo "vm: re-enable race, VM.md); panic excerpt:"
+	grep -E -m 5 -A 3 'Kernel panic|BUG: |Oops|int3' "$LOG" | sed 's/^/    /'
+	echo "vm: RETRYING ONCE under thread=single (this retry is part of the result)"
+	cp "$LOG" "$out/serial-panic.log"
+	boot single "-retry"
+	retried="after one retry under thread=single (first boot panicked)"
+fi
+
+# Files the plan sent (gs_file) land in $out/files/.
+rm -rf "$out/files"
+mkdir -p "$out/files"
+awk -v dir="$out/files" '
+	/^@@GS FILE-BEGIN / { f = dir "/" $3; printf "" > f; next }
+	/^@@GS FILE-END / { close(f); f = ""; next }
+	f != "" { print >> f }
+' "$RES"
+
+fail=0 why=""
+grep '^@@GS RESULT ' "$RES" | sed 's/^@@GS RESULT /  /'
+if panicked; then
+	fail=1 why="$why kernel panic/BUG in the serial log;"
+fi
+if [ "$BOOT_RC" -eq 124 ] || [ "$BOOT_RC" -eq 137 ]; then
+	fail=1 why="$why the guest hung (killed after ${timeout_s}s);"
+fi
+if ! grep -q '^@@GS DONE' "$RES"; then
+	fail=1 why="$why the plan did not finish (no DONE line);"
+fi
+if grep -q '^@@GS RESULT [^ ]* FAIL' "$RES"; then
+	fail=1 why="$why phase(s) failed:$(sed -n 's/^@@GS RESULT \([^ ]*\) FAIL.*/ \1/p' "$RES" | tr -d '\n');"
+fi
+for p in $expect; do
+	grep -q "^@@GS RESULT $p PASS" "$RES" || {
+		grep -q "^@@GS RESULT $p " "$RES" || { fail=1; why="$why phase $p never reported;"; }
+	}
+done
+grep '^@@GS DATA ' "$RES" | sed 's/^@@GS DATA /  data: /'
+
+if [ $fail -ne 0 ]; then
+	echo "---- serial log (last 80 lines of $LOG) ----"
+	tail -n 80 "$LOG"
+	echo "---- end of serial log ----"
+	echo "vm: FAIL ($plan, ${BOOT_S}s):$why"
+	exit 1
+fi
+echo "vm: PASS ($plan, ${BOOT_S}s, kernel $kver${retried:+, $retried})"
+exit 0
