@@ -110,15 +110,14 @@ static __always_inline bool lavd_dsq_move_to_local(u64 dsq_id)
 	return scx_bpf_consume___lavd(dsq_id);
 }
 
-/* Re-enqueue the tasks waiting in this CPU's local queue; returns how many
- * when the kernel says (older variant), else 0. */
-static __always_inline u32 lavd_reenqueue_local(void)
+/* Re-enqueue the tasks waiting in this CPU's local queue (each comes
+ * back through ops.enqueue with SCX_ENQ_REENQ). */
+static __always_inline void lavd_reenqueue_local(void)
 {
-	if (bpf_ksym_exists(scx_bpf_reenqueue_local___v2___lavd)) {
+	if (bpf_ksym_exists(scx_bpf_reenqueue_local___v2___lavd))
 		scx_bpf_reenqueue_local___v2___lavd();
-		return 0;
-	}
-	return scx_bpf_reenqueue_local___lavd();
+	else
+		scx_bpf_reenqueue_local___lavd();
 }
 
 static __always_inline u64 lavd_now(void)

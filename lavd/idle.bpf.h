@@ -147,7 +147,7 @@ static __always_inline void kick_idle_cpu_for(struct task_struct *p, u32 llc_id)
 
 	if (llc)
 		cpu = scx_bpf_pick_idle_cpu(llc, 0);
-	if (cpu < 0)
+	if (cpu < 0 && (nr_llcs > 1 || !llc))
 		cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
 	if (cpu >= 0)
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);

@@ -52,7 +52,7 @@ struct lavd_stats {
 	__u64 nr_enq;		/* tasks placed (direct + queued) */
 	__u64 nr_lat_cri;	/* schedules with lat_cri >= threshold */
 	__u64 nr_greedy;	/* enqueues with negative lag */
-	__u64 nr_reenq;		/* tasks re-enqueued after RT/DL took a CPU */
+	__u64 nr_reenq;		/* tasks handed back after RT/DL took their CPU */
 	__u64 nr_sync_wake;	/* placements on the sync waker's CPU */
 	__u64 nr_idle_core;	/* placements on a fully idle SMT core */
 	__u64 nr_local_pinned;	/* migration-disabled / exiting, local queue */

@@ -71,6 +71,8 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 	cpuc->nr_enq++;
+	if (enq_flags & SCX_ENQ_REENQ)
+		cpuc->nr_reenq++;	/* handed back by ops.cpu_release */
 	slice = calc_task_slice(p, taskc);
 
 	/* Bound to this CPU now, or dying: keep it there, wake the CPU. */
@@ -194,6 +196,8 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 
 	if (!taskc || !cpuc)
 		return;
+	if (debug_verifier_reject)	/* see lavd.bpf.h */
+		now += *(volatile u64 *)((char *)p + sizeof(*p) + 64);
 	taskc->last_running_clk = now;
 	advance_clock(taskc->vdeadline);
 
@@ -242,11 +246,8 @@ void BPF_PROG(lavd_quiescent, struct task_struct *p, u64 deq_flags)
 SEC("struct_ops/lavd_cpu_release")
 void BPF_PROG(lavd_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
 {
-	struct cpu_ctx *cpuc = get_cpu_ctx();
-	u32 n = lavd_reenqueue_local();
-
-	if (cpuc)
-		cpuc->nr_reenq += n;
+	/* each task comes back through ops.enqueue with SCX_ENQ_REENQ */
+	lavd_reenqueue_local();
 }
 
 /*

@@ -52,6 +52,13 @@ const volatile u64 slice_max_ns = LAVD_SLICE_MAX_DFL;
 const volatile u32 preempt_shift = 6;	/* used by issue 5's preemption */
 const volatile bool no_wake_sync;
 const volatile bool verbose;
+/*
+ * Debug knob for the error-path test: when set before load, ops.running
+ * reads past the end of task_struct and the verifier must reject the
+ * program. When clear (always, outside that test) the verifier prunes the
+ * branch, since read-only globals are known at load time.
+ */
+const volatile bool debug_verifier_reject;
 
 /*
  * Debug knob for fault injection (vm-test phase 4): while non-zero,

@@ -58,6 +58,7 @@ static struct {
 	uint64_t watchdog_ms;
 	double stall_after_s;	/* < 0: never */
 	bool count_bpf;
+	bool verifier_reject;
 	const char *sysfs;
 } opt = {
 	.slice_min_us = LAVD_SLICE_MIN_DFL / 1000,
@@ -347,6 +348,7 @@ static enum cycle_result run_once(int cycle)
 	skel->rodata->preempt_shift = (__u32)opt.preempt_shift;
 	skel->rodata->no_wake_sync = opt.no_wake_sync;
 	skel->rodata->verbose = opt.verbose;
+	skel->rodata->debug_verifier_reject = opt.verifier_reject;
 
 	/* Ops flags the running kernel knows: ENQ_MIGRATION_DISABLED came
 	 * after 6.12 and an unknown flag would make the load fail. */
@@ -578,6 +580,8 @@ static void usage(FILE *f)
 "                     to test the watchdog ejection (fault injection)\n"
 "  --debug-bpf-objects  print how many BPF programs, maps and links the\n"
 "                     kernel holds, and exit (leak checks)\n"
+"  --debug-verifier-reject  load a variant the verifier must refuse (tests\n"
+"                     the error path: exit 1 with the verifier log's tail)\n"
 "\n"
 "exit status: 0 stopped by SIGINT/SIGTERM; 1 failed (no sched_ext, not\n"
 "root, another scheduler loaded, verifier rejection, ejected by the\n"
@@ -589,7 +593,7 @@ static void usage(FILE *f)
 enum {
 	OPT_SLICE_MIN = 256, OPT_SLICE_MAX, OPT_PREEMPT_SHIFT, OPT_NO_WAKE_SYNC,
 	OPT_PARTIAL, OPT_STATS, OPT_MONITOR, OPT_VERSION, OPT_WATCHDOG,
-	OPT_STALL, OPT_SYSFS, OPT_COUNT_BPF,
+	OPT_STALL, OPT_SYSFS, OPT_COUNT_BPF, OPT_VERIFIER_REJECT,
 };
 
 static void parse_args(int argc, char **argv)
@@ -609,6 +613,7 @@ static void parse_args(int argc, char **argv)
 		{ "debug-stall-after", required_argument, NULL, OPT_STALL },
 		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
 		{ "debug-bpf-objects", no_argument, NULL, OPT_COUNT_BPF },
+		{ "debug-verifier-reject", no_argument, NULL, OPT_VERIFIER_REJECT },
 		{ 0 },
 	};
 	int c;
@@ -658,6 +663,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case OPT_COUNT_BPF:
 			opt.count_bpf = true;
+			break;
+		case OPT_VERIFIER_REJECT:
+			opt.verifier_reject = true;
 			break;
 		case ':':
 			gs_die(EXIT_USAGE, "option %s needs a value (see --help)",

@@ -8,7 +8,7 @@
 # sampled during the boot; runs during which other host processes used
 # more than --max-host-load CPUs are left out of the table and counted.
 #
-#   vm/demo.sh [--reps N] [--duration D] [--profile NAME] [--bg PATTERN]
+#   vm/demo.sh [--reps N] [--duration D] [--profile NAME] [--bg PATTERN|none]
 #              [--lavd-args "ARGS"] [--tcg single|multi] [--smp SPEC]
 #              [--max-host-load CPUS]
 # Defaults: 3 pairs, 10s, proton, hogs:2, thread=single, -smp 2, 0.5.
@@ -52,7 +52,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/demo-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
-	--title "framebench --profile $profile --bg $bg --duration $dur, $reps interleaved pairs (default, lavd${lavdargs:+ $lavdargs}), kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+	--title "framebench --profile $profile $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved pairs (default, lavd${lavdargs:+ $lavdargs}), kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc

@@ -64,8 +64,9 @@ wait_exit() {
 }
 
 # Threads of PID and of its child processes whose /proc sched says they
-# run on sched_ext, and how many threads were looked at ("on all").
-# Threads that exit while we look are not counted. Shell builtins only:
+# run on sched_ext, and how many fair-policy threads were looked at ("on
+# all"; SCHED_FIFO/RR/DEADLINE threads belong to other classes and are not
+# counted, nor are threads that exit while we look). Shell builtins only:
 # under load, spawning a process per /proc entry takes seconds in TCG.
 ext_threads() {
 	parent=$1 pids=$1
@@ -82,11 +83,13 @@ ext_threads() {
 	for p in $pids; do
 		for s in /proc/"$p"/task/*/sched; do
 			[ -r "$s" ] || continue
-			found=""
+			found="" pol=0
 			while read -r k c v; do
+				[ "$k" = policy ] && pol=$v
 				[ "$k" = ext.enabled ] && { found=$v; break; }
 			done < "$s" 2>/dev/null
 			[ -n "$found" ] || continue
+			case $pol in 1|2|6) continue ;; esac
 			all=$((all + 1))
 			[ "$found" = 1 ] && on=$((on + 1))
 		done

@@ -23,7 +23,10 @@ fi
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/root"
+chmod 755 "$stage"	# mktemp's 0700 would become the guest's /
+mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/root" "$stage/etc"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
+echo 'root:x:0:' > "$stage/etc/group"
 cp "$busybox" "$stage/bin/busybox"
 cp "$here/init.sh" "$stage/init"
 cp "$here/guest-lib.sh" "$stage/guest-lib.sh"

@@ -18,7 +18,7 @@ VM_DEMO_ARGS ?=
 .PHONY: vm-test vm-demo
 vm-test:
 	$(MAKE) BUILD=$(BUILD) static
-	BUILD=$(BUILD) vm/run.sh test --expect "load run unload watchdog cycles hotplug"
+	BUILD=$(BUILD) vm/run.sh test --expect "load run unload watchdog cycles hotplug errors"
 
 vm-demo: $(BUILD)/tests/jsonget
 	$(MAKE) BUILD=$(BUILD) static

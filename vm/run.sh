@@ -109,6 +109,8 @@ sample_host() {
 		tt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) ti=$(( $6 + $7 ))
 		q=$(tree_ticks "$bpid")
 		dt=$((tt - pt))
+		# qemu gone (its ticks vanish from the tree): not a sample
+		kill -0 "$bpid" 2>/dev/null && [ "$q" -ge "$pq" ] || break
 		if [ "$dt" -gt 0 ]; then
 			other=$(( (dt - (ti - pi)) - (q - pq) ))
 			[ "$other" -lt 0 ] && other=0

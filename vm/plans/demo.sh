@@ -8,7 +8,8 @@
 #
 # Parameters (vm/boot.sh --append): gs.reps=N pairs (default 3),
 # gs.fbdur=D per run (default 10s), gs.profile=NAME (default proton),
-# gs.bg=PATTERN (default hogs:2), gs.lavdargs="..." extra lavd options
+# gs.bg=PATTERN (default hogs:2; none: no background load),
+# gs.lavdargs="..." extra lavd options
 # (use commas for spaces: gs.lavdargs=--no-wake-sync,--slice-max-us,3000).
 
 reps=$(gs_param reps 3)
@@ -36,7 +37,12 @@ run_one() {
 		fi
 	fi
 	gs_out "RUN-START $n $sched $(scx_state) $(scx_ops)"
-	framebench --profile "$profile" --duration "$fbdur" --bg "$bg" \
+	if [ "$bg" = none ]; then
+		set --
+	else
+		set -- --bg "$bg"
+	fi
+	framebench --profile "$profile" --duration "$fbdur" "$@" \
 		--json /tmp/run.json -q > /tmp/run.out 2>&1
 	rc=$?
 	gs_out "RUN-END $n $sched exit=$rc $(tr -d '\n' < /tmp/run.out)"

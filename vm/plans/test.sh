@@ -5,7 +5,9 @@
 #
 #   load      lavd loads: state enabled, ops lavd, framebench's threads
 #             show "ext.enabled : 1"
-#   run       framebench (proton + 2 hogs, ~10 s) completes under lavd with
+#   run       framebench (proton + 2 hogs, ~10 s, plus a 200 ms SCHED_FIFO
+#             burst every 4 s so that RT tasks take CPUs from lavd and its
+#             queued tasks must be handed back) completes under lavd with
 #             no stall: exit 0, frames counted, lavd still the scheduler
 #   unload    SIGINT: state disabled, loader exit 0, exit reason printed
 #   watchdog  the debug knob stalls dispatch: the watchdog (timeout_ms
@@ -15,6 +17,9 @@
 #             the kernel holds as many BPF objects afterwards as before
 #   hotplug   CPU 1 goes offline and online under lavd: the kernel asks
 #             for a restart, the loader reloads, lavd stays in charge
+#   errors    the loader's error paths: a second instance is refused and
+#             named, --monitor reads the running instance, a non-root user
+#             is told what is missing, a verifier rejection prints the log
 #
 # Needs /bin/lavd and /bin/framebench (make static). Parameters
 # (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D (default 10s).
@@ -54,14 +59,20 @@ else
 	gs_out "DATA load_s $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
 	if [ $have_fb -eq 1 ]; then
 		framebench --profile proton --duration "$fbdur" --bg hogs:2 \
-			--json /tmp/fb.json -q > /tmp/fb.out 2>&1 &
+			--disturb 4s:200ms:1 --json /tmp/fb.json -q > /tmp/fb.out 2>&1 &
 		FB=$!
 		# the pipeline threads exist once calibration is over and the
 		# warm-up runs: wait until there are several
 		fb_threads() { set -- $(ext_threads "$FB"); [ "$2" -ge 6 ]; }
 		wait_until 30 fb_threads
-		set -- $(ext_threads "$FB")
-		on=$1 all=$2
+		# a thread caught between fork and its switch to sched_ext
+		# reads 0 for a moment: look up to three times
+		for try in 1 2 3; do
+			set -- $(ext_threads "$FB")
+			on=$1 all=$2
+			[ "$on" -eq "$all" ] && break
+			sleep 1
+		done
 		if [ "$all" -gt 1 ] && [ "$on" -eq "$all" ] && lavd_attached; then
 			gs_result load PASS "state=$(scx_state) ops=$(scx_ops); framebench threads with ext.enabled 1: $on of $all"
 		else
@@ -74,7 +85,8 @@ else
 		frames=$(sed -n 's/^ *"frames": *\([0-9]*\).*/\1/p' /tmp/fb.json 2>/dev/null | head -n 1)
 		if [ "$fbrc" = 0 ] && [ "${frames:-0}" -gt 0 ] && lavd_attached &&
 		   ! grep -q 'kernel stopped' "$LOG"; then
-			gs_result run PASS "framebench proton --bg hogs:2 --duration $fbdur: exit 0, $frames frames, lavd still enabled"
+			reenq=$(sed -n 's/.* reenq \([0-9]*\) .*/\1/p' "$LOG" | awk '{ n += $1 } END { print n + 0 }')
+			gs_result run PASS "framebench proton --bg hogs:2 --disturb 4s:200ms:1 --duration $fbdur: exit 0, $frames frames, lavd still enabled, $reenq tasks handed back after RT bursts"
 			gs_out "DATA fb $(tr -d '\n' < /tmp/fb.out)"
 		else
 			gs_result run FAIL "framebench exit=$fbrc frames=${frames:-none} state=$(scx_state) ops=$(scx_ops)"
@@ -183,4 +195,41 @@ else
 	fi
 	show_log "$LOG" 12
 	echo 1 > "$cpu1" 2>/dev/null
+fi
+
+# ---- phase 7: error paths and the monitor ------------------------------
+errs=""
+start_lavd
+if wait_until 60 lavd_attached; then
+	out=$(lavd 2>&1); rc=$?
+	{ [ $rc -eq 1 ] && echo "$out" | grep -q 'lavd is already running'; } ||
+		errs="$errs second-instance(exit $rc: $out)"
+	lavd --monitor 0.5 > /tmp/mon.log 2>&1 &
+	MPID=$!
+	sleep 3
+	kill -INT "$MPID"
+	wait_exit "$MPID" 20
+	{ [ "$RC" = 0 ] && grep -q 'queued' /tmp/mon.log; } ||
+		errs="$errs monitor(exit $RC: $(tail -n 2 /tmp/mon.log))"
+	gs_out "DATA monitor $(grep 'queued' /tmp/mon.log | tail -n 1)"
+else
+	errs="$errs no-attach(state $(scx_state))"
+fi
+stop_lavd 30
+[ "$RC" = 0 ] || errs="$errs stop(exit $RC)"
+# busybox su, as root, needs no password; nobody has no capabilities
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+echo 'nogroup:x:65534:' >> /etc/group
+out=$(su -s /bin/sh -c lavd nobody 2>&1); rc=$?
+{ [ $rc -eq 1 ] && echo "$out" | grep -q 'needs root'; } ||
+	errs="$errs non-root(exit $rc: $out)"
+lavd --debug-verifier-reject > /tmp/vrf.log 2>&1; rc=$?
+{ [ $rc -eq 1 ] && grep -q 'refused to load' /tmp/vrf.log &&
+  grep -q 'verifier log' /tmp/vrf.log && scx_is disabled; } ||
+	errs="$errs verifier(exit $rc: $(tail -n 3 /tmp/vrf.log))"
+gs_out "DATA verifier $(grep -m 1 'refused' /tmp/vrf.log) / $(grep -B1 -m 1 'END PROG LOAD LOG\|processed' /tmp/vrf.log | head -n 1)"
+if [ -z "$errs" ]; then
+	gs_result errors PASS "second instance refused and named, monitor read the stats, non-root told, verifier rejection shown (exit 1)"
+else
+	gs_result errors FAIL "$errs"
 fi
