@@ -582,6 +582,7 @@ static void usage(FILE *f)
 "                     kernel holds, and exit (leak checks)\n"
 "  --debug-verifier-reject  load a variant the verifier must refuse (tests\n"
 "                     the error path: exit 1 with the verifier log's tail)\n"
+"  --sysfs-root DIR   read the CPU topology under DIR instead of /sys\n"
 "\n"
 "exit status: 0 stopped by SIGINT/SIGTERM; 1 failed (no sched_ext, not\n"
 "root, another scheduler loaded, verifier rejection, ejected by the\n"

@@ -19,7 +19,8 @@
 #             for a restart, the loader reloads, lavd stays in charge
 #   errors    the loader's error paths: a second instance is refused and
 #             named, --monitor reads the running instance, a non-root user
-#             is told what is missing, a verifier rejection prints the log
+#             is told what is missing, a verifier rejection prints the log;
+#             and --partial leaves ordinary tasks on the fair class
 #
 # Needs /bin/lavd and /bin/framebench (make static). Parameters
 # (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D (default 10s).
@@ -228,8 +229,19 @@ lavd --debug-verifier-reject > /tmp/vrf.log 2>&1; rc=$?
   grep -q 'verifier log' /tmp/vrf.log && scx_is disabled; } ||
 	errs="$errs verifier(exit $rc: $(tail -n 3 /tmp/vrf.log))"
 gs_out "DATA verifier $(grep -m 1 'refused' /tmp/vrf.log) / $(grep -B1 -m 1 'END PROG LOAD LOG\|processed' /tmp/vrf.log | head -n 1)"
+# --partial: only SCHED_EXT tasks move; a new ordinary process stays fair
+start_lavd --partial
+if wait_until 60 lavd_attached; then
+	ext=$(grep 'ext.enabled' /proc/self/sched | tr -dc '0-9')
+	sw=$(cat /sys/kernel/sched_ext/switch_all 2>/dev/null)
+	[ "$ext" = 0 ] && [ "$sw" = 0 ] || errs="$errs partial(ext.enabled=$ext switch_all=$sw)"
+else
+	errs="$errs partial(no attach)"
+fi
+stop_lavd 30
+[ "$RC" = 0 ] || errs="$errs partial-stop(exit $RC)"
 if [ -z "$errs" ]; then
-	gs_result errors PASS "second instance refused and named, monitor read the stats, non-root told, verifier rejection shown (exit 1)"
+	gs_result errors PASS "second instance refused and named, monitor read the stats, non-root told, verifier rejection shown (exit 1), --partial left fair tasks alone"
 else
 	gs_result errors FAIL "$errs"
 fi
