@@ -65,30 +65,60 @@ uint32_t ft_dominant_presenter(const struct ft_model *m, uint32_t pid)
 {
 	const struct ft_trace *t = m->t;
 	struct ft_map cnt;
-	uint32_t best = 0, bestn = 0;
-	size_t seen = 0;
+	uint32_t best = 0;
+	double best_score = 0;
+	size_t frames = 0;
+	double span = (double)(m->end_ns - m->start_ns);
 
-	if (!pid)
+	if (!pid || span <= 0)
 		return 0;
+	/*
+	 * The thread whose runs coincide with the present times far more
+	 * often than its CPU share explains. It need not belong to pid: a
+	 * game may present from a compositor process (framebench does).
+	 */
 	ft_map_init(&cnt);
-	for (size_t i = 0; i < t->nframes && seen < 4000; i++) {
+	for (size_t i = 0; i < t->nframes && frames < 4000; i++) {
 		const struct ft_frame *f = &t->frames[i];
+		uint64_t p = f->present_ns, a = p > 20000 ? p - 20000 : 0;
 
 		if (f->pid != pid)
 			continue;
-		seen++;
-		for (size_t k = 0; k < m->ntask; k++) {
-			const struct ft_tstat *s = &m->task[k];
-			uint32_t *c;
+		frames++;
+		for (uint16_t c = 0; c < m->ncpus; c++) {
+			size_t lo, hi;
 
-			if (s->pid != pid || !s->tid || !s->segs.n ||
-			    !running_near(m, s->tid, f->present_ns))
-				continue;
-			c = ft_map_put(&cnt, s->tid, 0, NULL);
-			if (c && ++*c > bestn) {
-				bestn = *c;
-				best = s->tid;
+			ft_model_cpu_range(m, c, a, p + 1, &lo, &hi);
+			for (size_t k = lo; k < hi; k++) {
+				uint32_t *v;
+
+				if (!m->seg[k].tid)
+					continue;
+				v = ft_map_put(&cnt, m->seg[k].tid, 0, NULL);
+				if (v)
+					++*v;
 			}
+		}
+	}
+	for (size_t i = 0; i < cnt.cap; i++) {
+		uint32_t tid, hits;
+		const struct ft_tstat *s;
+		double util, score;
+
+		if (!cnt.keys[i])
+			continue;
+		tid = (uint32_t)(cnt.keys[i] - 1);
+		hits = cnt.vals[i];
+		s = ft_model_task(m, tid);
+		if (!s || hits * 2 < frames)
+			continue;
+		util = (double)s->runtime_bursts_ns / span;
+		if (util < 0.01)
+			util = 0.01;
+		score = (double)hits / ((double)frames * util);
+		if (score > best_score) {
+			best_score = score;
+			best = tid;
 		}
 	}
 	ft_map_free(&cnt);

@@ -246,6 +246,14 @@ loaded:
 	if (o->mode == FT_MODE_STREAM) {
 		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb),
 					 o->on_event, o->ctx, NULL);
+		/* trigger notes (wake-up latency) come through aux */
+		if (b->rb && o->on_aux &&
+		    ring_buffer__add(b->rb, bpf_map__fd(b->skel->maps.aux),
+				     o->on_aux, o->ctx)) {
+			snprintf(err, errlen, "ring buffer: %s", strerror(errno));
+			ft_bpf_close(b);
+			return -1;
+		}
 	} else {
 		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.aux),
 					 o->on_aux, o->ctx, NULL);

@@ -433,6 +433,10 @@ static int parse_perf_header(char *line, struct hdr *h)
 					return -1;
 				h->pid = digits_u64(tokstart, a);
 				h->tid = digits_u64(slash + 1, n - a - 1);
+			} else if (n == 2 && !memcmp(tokstart, "-1", 2)) {
+				/* perf could not tell the task: keep the
+				 * line, its fields say what it is about */
+				h->tid = 0;
 			} else {
 				if (!all_digits(tokstart, n))
 					return -1;
@@ -864,7 +868,7 @@ enum ft_fmt ft_detect(const char *buf, size_t len)
 				s++;
 			if (!strncmp(s, "# tracer:", 9))
 				ftrace += 10;
-			else if (!strncmp(s, "fps,frametime", 13) ||
+			else if (!strncmp(s, "fps,", 4) ||
 				 !strncmp(s, "os,cpu,gpu", 10))
 				mh += 10;
 			else if (*s && *s != '#') {

@@ -137,7 +137,8 @@ void ft_frames_fix(struct ft_trace *t)
 {
 	struct ft_map last;
 
-	qsort(t->frames, t->nframes, sizeof(*t->frames), frame_cmp);
+	if (t->nframes > 1)
+		qsort(t->frames, t->nframes, sizeof(*t->frames), frame_cmp);
 	ft_map_init(&last);
 	for (size_t i = 0; i < t->nframes; i++) {
 		struct ft_frame *f = &t->frames[i];
@@ -339,6 +340,9 @@ long ft_frames_from_marks(struct ft_trace *t)
 			f.start_ns = bg[k].ts;
 			f.pid = bg[k].tgid;
 			*cur = (uint32_t)(k + 1);
+			/* its frame slices are starts, not whole frames */
+			if (!ft_map_put(&has_counter, bg[k].tgid, 1, NULL))
+				goto out;
 		} else if (f.frametime_ns <= f.present_ns) {
 			f.start_ns = f.present_ns - f.frametime_ns;
 		}

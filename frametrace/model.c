@@ -598,7 +598,8 @@ int ft_model_build(struct ft_model *m, const struct ft_trace *t)
 	}
 
 	/* segments by CPU and start; per-task lists of segment indices */
-	qsort(m->seg, m->nseg, sizeof(*m->seg), seg_cmp);
+	if (m->nseg > 1)
+		qsort(m->seg, m->nseg, sizeof(*m->seg), seg_cmp);
 	m->cpu_seg = calloc(m->ncpus + 1u, sizeof(*m->cpu_seg));
 	if (!m->cpu_seg)
 		goto out;
@@ -619,7 +620,8 @@ int ft_model_build(struct ft_model *m, const struct ft_trace *t)
 	}
 	sort_segs = m->seg;
 	for (size_t i = 0; i < m->ntask; i++)
-		qsort(m->task[i].segs.v, m->task[i].segs.n, sizeof(uint32_t),
+		if (m->task[i].segs.n > 1)
+			qsort(m->task[i].segs.v, m->task[i].segs.n, sizeof(uint32_t),
 		      seg_idx_cmp);
 
 	/* latency criticality: how often a task is woken and wakes others */

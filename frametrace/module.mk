@@ -9,8 +9,8 @@ FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/marker.c \
 	frametrace/model.c frametrace/feed.c frametrace/procnames.c \
 	frametrace/import.c frametrace/explain.c frametrace/report.c frametrace/html.c \
 	frametrace/export.c
-FT_BPF_SRCS := frametrace/ftbpf.c frametrace/record.c
-FT_MAIN_SRCS := frametrace/main.c frametrace/stubs.c frametrace/cmd_import.c frametrace/cmd_report.c
+FT_BPF_SRCS := frametrace/ftbpf.c frametrace/record.c frametrace/watch.c
+FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
 FT_CORE_OBJS := $(call FT_OBJ,$(FT_CORE_SRCS))
@@ -28,3 +28,59 @@ $(BUILD)/ft/ftbpf.o: $(BUILD)/bpf/frametrace.skel.h
 PROGRAMS += $(BUILD)/frametrace
 $(BUILD)/frametrace: $(FT_ALL_OBJS) $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
+
+# The core as a library for the unit tests and the fuzzers.
+FT_LIB := $(BUILD)/ft/libft.a
+FT_LIB_OBJS := $(FT_CORE_OBJS)
+$(FT_LIB): $(FT_LIB_OBJS)
+	$(AR) rcs $@ $^
+
+# cmocka unit tests (their own rule: they link the frametrace core).
+TESTS += $(BUILD)/tests/test_frametrace
+$(BUILD)/tests/test_frametrace: $(BUILD)/tests/test_frametrace.o $(FT_LIB) $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+$(BUILD)/tests/test_frametrace.o: CFLAGS += -Iframetrace
+
+# The fuzz corpus replayed through the harnesses, as a normal test.
+TESTS += $(BUILD)/tests/test_frametrace_corpus
+$(BUILD)/tests/test_frametrace_corpus: $(BUILD)/tests/test_frametrace_corpus.o $(FT_LIB) $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+$(BUILD)/tests/test_frametrace_corpus.o: CFLAGS += -Iframetrace -Itests
+
+# libFuzzer (clang-19): make fuzz-frametrace [FUZZ_SECONDS=60]. Runs each
+# harness on a scratch copy of the committed corpus; new inputs it finds
+# are in build/fuzz/corpus-*/ (merge the useful ones into tests/fuzz/corpus).
+FUZZ_CC ?= clang-19
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined \
+	-Ilib -Iframetrace -I$(BUILD)
+FUZZ_SRCS := $(FT_CORE_SRCS) $(LIB_SRCS)
+FUZZERS := $(BUILD)/fuzz/fuzz_trace $(BUILD)/fuzz/fuzz_text
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(FUZZ_SRCS) frametrace/*.h lib/*.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRCS) -o $@ -lm -lpthread
+
+.PHONY: fuzz-frametrace
+fuzz-frametrace: $(FUZZERS)
+	@for f in trace text; do \
+		rm -rf $(BUILD)/fuzz/corpus-$$f; mkdir -p $(BUILD)/fuzz/corpus-$$f; \
+		cp tests/fuzz/corpus/$$f/* $(BUILD)/fuzz/corpus-$$f/; \
+		echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
+		$(BUILD)/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-$$f || exit 1; \
+	done
+
+# Cross-check with perf sched latency on the committed fixture (and, with
+# two arguments, on a fresh recording: tests/frametrace_crosscheck.sh).
+TESTS += $(BUILD)/tests/test_frametrace_crosscheck
+$(BUILD)/tests/test_frametrace_crosscheck: $(BUILD)/tests/test_frametrace_crosscheck.o $(FT_LIB) $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+$(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
+
+INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
+	tests/frametrace_record.sh tests/frametrace_watch.sh

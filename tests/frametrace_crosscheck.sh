@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A fresh cross-check with perf: record framebench (pinned to CPU 0) with
+# `perf sched record -k mono`, and compare frametrace's per-task runtime and
+# switch counts on the `perf script` text with `perf sched latency -p` on
+# the same perf.data (rules: tests/test_frametrace_crosscheck.c). The
+# committed fixture is checked by the unit test; this is the same on this
+# machine today. Skips (77) without root or a working perf.
+set -u
+B=${BUILD:-build}
+FB=$B/framebench
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skip: perf sched record needs root"
+	exit 77
+fi
+if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1; then
+	echo "skip: no working perf"
+	exit 77
+fi
+if ! perf sched record -k mono -o "$T/perf.data" -- \
+	taskset -c 0 "$FB" -d 300ms -w 50ms -q >"$T/out" 2>"$T/err"; then
+	echo "skip: perf sched record failed: $(tail -1 "$T/err")"
+	exit 77
+fi
+perf script -i "$T/perf.data" --ns >"$T/script.txt" 2>/dev/null || {
+	echo "perf script failed"; exit 1; }
+perf sched latency -i "$T/perf.data" -p >"$T/latency.txt" 2>/dev/null || {
+	echo "perf sched latency failed"; exit 1; }
+wc -l "$T/script.txt"
+exec "$B/tests/test_frametrace_crosscheck" "$T/script.txt" "$T/latency.txt"

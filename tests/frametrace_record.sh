@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# frametrace record with BPF (root): a short framebench run with its feed
+# and trace markers; the trace must hold scheduler events, futex calls,
+# frames from the feed, trace_marker lines, the names of framebench's
+# threads, and say how many events were lost. Skips (77) without root or
+# when the kernel refuses the BPF programs.
+set -u
+B=${BUILD:-build}
+FT=$B/frametrace
+FB=$B/framebench
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skip: frametrace record needs root (BPF)"
+	exit 77
+fi
+"$FT" record -o "$T/t.ftr" -- "$FB" -d 1s -w 200ms --trace-markers -q \
+	>"$T/out" 2>"$T/err"
+rc=$?
+cat "$T/err"
+if [ $rc -ne 0 ]; then
+	if grep -q "BPF programs failed\|needs root" "$T/err"; then
+		echo "skip: the kernel refused the BPF programs: $(tail -1 "$T/err")"
+		exit 77
+	fi
+	fail "record exited $rc"
+fi
+"$FT" info "$T/t.ftr" >"$T/info" || fail "info failed"
+cat "$T/info"
+for ev in sched_switch sched_waking sched_process_fork futex; do
+	grep -q "^  $ev " "$T/info" || fail "no $ev events"
+done
+grep -q "^meta lost_events=" "$T/info" || fail "lost events not reported"
+grep -q "^meta futex=" "$T/info" || fail "futex source not recorded"
+grep -q "^meta source=record" "$T/info" || fail "source"
+n=$(awk '/^frames:/ { print $2 }' "$T/info")
+[ "${n:-0}" -gt 10 ] || fail "only ${n:-0} frames from the feed"
+if grep -q "^meta markers=trace_marker" "$T/info"; then
+	grep -q "^  tracing_mark_write " "$T/info" || fail "no trace_marker lines recorded"
+fi
+"$FT" report "$T/t.ftr" >"$T/rep" 2>&1 || fail "report failed"
+grep -q "fb-game:" "$T/rep" || fail "framebench thread names missing"
+grep -q "^frames: " "$T/rep" || fail "no frame statistics"
+grep -q "median frame's wake chain" "$T/rep" || fail "no median frame chain"
+# the recorder filtered itself: no wake-ups of its own threads
+"$FT" report --json --top 1000 "$T/t.ftr" >"$T/rep.json" || fail "report --json"
+grep -o '"reconstructed_switches": [0-9]*' "$T/rep.json"
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "frametrace record: all checks passed"

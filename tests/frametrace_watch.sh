@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The flight recorder demonstration, shortened: framebench (game threads
+# SCHED_FIFO, so ordinary load on this shared machine cannot stall it)
+# with --disturb injecting a 200 ms burst of higher-priority hogs at a
+# random moment of every 6 s; frametrace watch beside it with a 100 ms
+# frame trigger. Every burst must be captured, with the burst inside the
+# saved window, and nothing else. Then a manual trigger (frametrace
+# trigger DIR) must produce one capture. Root only (77 otherwise).
+set -u
+B=${BUILD:-build}
+FT=$B/frametrace
+FB=$B/framebench
+T=$(mktemp -d)
+WPID=
+cleanup() {
+	[ -n "$WPID" ] && kill "$WPID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skip: frametrace watch needs root (BPF) and framebench --rt"
+	exit 77
+fi
+"$FT" watch -o "$T/cap" --frame-ms 100 --pre 2s --post 500ms --min-gap 1s \
+	-- "$FB" -d 12s -w 1s --rt --disturb 6s:200ms -q >"$T/out" 2>"$T/err"
+rc=$?
+cat "$T/out" "$T/err"
+if [ $rc -ne 0 ]; then
+	if grep -q "BPF programs failed\|needs root" "$T/err"; then
+		echo "skip: the kernel refused the BPF programs: $(tail -1 "$T/err")"
+		exit 77
+	fi
+	fail "watch exited $rc"
+fi
+grep "disturbance [0-9]*: start_ns=" "$T/err" |
+	sed 's/.*start_ns=\([0-9]*\) end_ns=\([0-9]*\).*/\1 \2/' >"$T/bursts"
+nb=$(wc -l <"$T/bursts")
+nc=$(ls "$T/cap"/capture-*.ftr 2>/dev/null | wc -l)
+echo "bursts: $nb, captures: $nc"
+[ "$nb" -ge 1 ] || fail "framebench reported no disturbance"
+[ "$nc" -eq "$nb" ] || fail "$nc captures for $nb bursts"
+for c in "$T/cap"/capture-*.ftr; do
+	[ -f "$c" ] || continue
+	w=$("$FT" info "$c" | sed -n 's/^meta window_ns=//p')
+	lo=${w% *}
+	hi=${w#* }
+	inside=0
+	while read -r s e; do
+		if [ "$s" -ge "$lo" ] && [ "$e" -le "$hi" ]; then
+			inside=1
+		fi
+	done <"$T/bursts"
+	[ $inside -eq 1 ] || fail "$c: window $lo..$hi holds no burst"
+	"$FT" report "$c" >"$T/rep" 2>&1 || fail "$c: report failed"
+	grep -q "fb-disturb-hog" "$T/rep" || fail "$c: the hogs are not in the capture"
+	grep -q "disturbance running" "$T/rep" || fail "$c: the slow frame is not flagged as disturbed"
+done
+grep -c "^capture " "$T/cap/captures.log" >/dev/null || fail "no notes in captures.log"
+
+# a manual trigger
+"$FT" watch -q -o "$T/man" --pre 500ms --post 200ms -d 4s >/dev/null 2>"$T/err2" &
+WPID=$!
+i=0
+while [ ! -f "$T/man/watch.pid" ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+"$FT" trigger "$T/man" || fail "trigger failed"
+wait "$WPID"
+WPID=
+n=$(ls "$T/man"/capture-*.ftr 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] || fail "manual trigger: $n captures"
+grep -q "manual trigger" "$T/man/captures.log" || fail "manual trigger note"
+[ ! -f "$T/man/watch.pid" ] || fail "watch.pid left behind"
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "frametrace watch: all checks passed"
