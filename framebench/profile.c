@@ -225,6 +225,17 @@ static int parse_uint(struct pctx *c, const char *s, unsigned min,
 	return 0;
 }
 
+/* "KEYWORD N" and nothing after it. */
+static int number_line(struct pctx *c, char **tok, int ntok, unsigned min,
+		       unsigned max, const char *what, unsigned *out)
+{
+	if (parse_uint(c, ntok > 1 ? tok[1] : NULL, min, max, what, out))
+		return -1;
+	if (ntok > 2)
+		return fail(c, "end of line", tok[2]);
+	return 0;
+}
+
 static int new_name(struct pctx *c, const char *s, const char *kind)
 {
 	char what[96];
@@ -458,24 +469,15 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 		gs_strlcpy(p->description, rest ? rest : "",
 			   sizeof(p->description));
 	} else if (!strcmp(kw, "fps")) {
-		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 0, FB_MAX_FPS,
-			       "a target FPS in [0, 10000] (0 = uncapped)",
-			       &p->fps))
-			return -1;
-		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+		return number_line(c, tok, ntok, 0, FB_MAX_FPS,
+				   "a target FPS in [0, 10000] (0 = uncapped)",
+				   &p->fps);
 	} else if (!strcmp(kw, "frames-in-flight")) {
-		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_IN_FLIGHT,
-			       "a frame count in [1, 8]", &p->frames_in_flight))
-			return -1;
-		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+		return number_line(c, tok, ntok, 1, FB_MAX_IN_FLIGHT,
+				   "a frame count in [1, 8]", &p->frames_in_flight);
 	} else if (!strcmp(kw, "workers")) {
-		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_WORKERS,
-			       "a worker count in [1, 64]", &p->workers))
-			return -1;
-		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+		return number_line(c, tok, ntok, 1, FB_MAX_WORKERS,
+				   "a worker count in [1, 64]", &p->workers);
 	} else if (!strcmp(kw, "process")) {
 		if (new_name(c, ntok > 1 ? tok[1] : NULL, "process"))
 			return -1;

@@ -110,6 +110,13 @@ static void print_fps(FILE *f, double v)
 	fprintf(f, "%8.1f", v);
 }
 
+static void print_lows(FILE *f, const char *label, double pct, double avg,
+		       double integral, const char *note)
+{
+	fprintf(f, "%-17s%8.1f     %8.1f  %8.1f%s\n", label, pct, avg, integral,
+		note);
+}
+
 static double us(uint64_t ns)
 {
 	return (double)ns / 1e3;
@@ -190,19 +197,11 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 	fprintf(f, "    (frames / total time)\n");
 	fprintf(f, "                 percentile  low-average  integral   "
 		   "(definitions: README, Definitions)\n");
-	fprintf(f, "1 %% low FPS      ");
-	print_fps(f, s->low1_percentile_fps);
-	fprintf(f, "     ");
-	print_fps(f, s->low1_average_fps);
-	fprintf(f, "  ");
-	print_fps(f, s->low1_integral_fps);
-	fprintf(f, "\n0.1 %% low FPS    ");
-	print_fps(f, s->low01_percentile_fps);
-	fprintf(f, "     ");
-	print_fps(f, s->low01_average_fps);
-	fprintf(f, "  ");
-	print_fps(f, s->low01_integral_fps);
-	fprintf(f, "%s\n", s->low01_unreliable ? "   (< 1000 frames)" : "");
+	print_lows(f, "1 % low FPS", s->low1_percentile_fps,
+		   s->low1_average_fps, s->low1_integral_fps, "");
+	print_lows(f, "0.1 % low FPS", s->low01_percentile_fps,
+		   s->low01_average_fps, s->low01_integral_fps,
+		   s->low01_unreliable ? "   (< 1000 frames)" : "");
 	fprintf(f, "minimum FPS       ");
 	print_fps(f, s->min_fps);
 	fprintf(f, "\nframe time ms     p50 %.2f  p90 %.2f  p99 %.2f  p99.9 "
