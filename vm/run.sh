@@ -18,7 +18,7 @@
 #
 #   vm/run.sh PLAN [options]
 #     --expect "p1 p2 ..."  phases that must report PASS
-#     --timeout S           boot time limit (default 300)
+#     --timeout S           boot time limit (default 420)
 #     --smp SPEC / --mem MB / --append STR   passed to vm/boot.sh
 #     --tcg single|multi    (default single; VM_TCG overrides the default)
 #     --out DIR             where logs go (default build/vm/PLAN)
@@ -40,7 +40,7 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 [ $# -ge 1 ] || { sed -n '3,28p' "$0" >&2; exit 2; }
 plan=$1
 shift
-expect="" timeout_s=300 smp=2 mem=1024 append="" out="" programs="" sample=0
+expect="" timeout_s=420 smp=2 mem=1024 append="" out="" programs="" sample=0
 tcg=${VM_TCG:-single}
 while [ $# -gt 0 ]; do
 	case $1 in
