@@ -140,5 +140,5 @@ done
 for c in record flight uring; do
 	echo "$c $(median "$c") $(median perf) $base" | awk '{
 		f = $2 / $4 - 1; p = $3 / $4 - 1;
-		printf "overhead %s / perf sched record: %.1f%% / %.1f%% = %.2f\n", $1, 100 * f, 100 * p, p > 0 ? f / p : 0 }'
+		printf "overhead %s / perf sched record: %.1f%% / %.1f%% = %.2f\n", $1, 100 * f, 100 * p, (p > 0 ? f / p : 0) }'
 done

@@ -39,6 +39,8 @@ const volatile __u32 marker_dev[2] = { 0, 0 };
 const volatile __u64 wl_thresh_ns = 0;
 const volatile char wl_comm[FT_COMM_LEN] = {};
 const volatile __u32 wl_comm_len = 0;
+/* futex from the raw syscall tracepoints (tp_btf/sys_enter, sys_exit) */
+const volatile __u32 raw_futex = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -82,13 +84,14 @@ struct futex_call {
 	__u64 ts;
 	__u64 uaddr;
 	__u32 op;
-	__u32 pad;
+	__u32 active;
 };
 
+/* the futex call in progress, per task (cheaper than a hash by tid) */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct futex_call);
 } futex_calls SEC(".maps");
 
@@ -305,8 +308,8 @@ static __always_inline void emit_comm(struct task_struct *t, const char *comm)
 
 	if (!r)
 		return;
-	fill(&r->ev, bpf_ktime_get_ns(), FT_EV_COMM, 0, BPF_CORE_READ(t, pid),
-	     BPF_CORE_READ(t, tgid), 0, 0, bpf_get_smp_processor_id());
+	fill(&r->ev, bpf_ktime_get_ns(), FT_EV_COMM, 0, t->pid, t->tgid, 0, 0,
+	     bpf_get_smp_processor_id());
 	if (comm)
 		bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), comm);
 	else
@@ -316,7 +319,7 @@ static __always_inline void emit_comm(struct task_struct *t, const char *comm)
 
 static __always_inline bool is_self(struct task_struct *t)
 {
-	return self_tgid && BPF_CORE_READ(t, tgid) == self_tgid;
+	return self_tgid && t->tgid == self_tgid;
 }
 
 static __always_inline bool wl_match(struct task_struct *t)
@@ -342,7 +345,7 @@ static __always_inline void wl_mark_runnable(struct task_struct *t)
 
 	if (!wl_thresh_ns || is_self(t) || !wl_match(t))
 		return;
-	tid = BPF_CORE_READ(t, pid);
+	tid = t->pid;
 	if (!tid)
 		return;
 	now = bpf_ktime_get_ns();
@@ -351,7 +354,7 @@ static __always_inline void wl_mark_runnable(struct task_struct *t)
 
 static __always_inline void wl_check_switch_in(struct task_struct *next)
 {
-	__u32 tid = BPF_CORE_READ(next, pid);
+	__u32 tid = next->pid;
 	__u64 *start, lat, now;
 	struct ft_ev *r;
 
@@ -371,7 +374,7 @@ static __always_inline void wl_check_switch_in(struct task_struct *next)
 			c->aux_lost++;
 		return;
 	}
-	fill(r, now, FT_AUX_WAKELAT, 0, tid, BPF_CORE_READ(next, tgid), 0, lat,
+	fill(r, now, FT_AUX_WAKELAT, 0, tid, next->tgid, 0, lat,
 	     bpf_get_smp_processor_id());
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
@@ -381,13 +384,14 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	__u32 state = preempt ? 0 : (prev_state & 0x7fff);
-	__u32 pprio = BPF_CORE_READ(prev, prio) & 0xff;
-	__u32 nprio = BPF_CORE_READ(next, prio) & 0xff;
-	__u64 sum = BPF_CORE_READ(prev, se.sum_exec_runtime);
+	__u32 pprio = prev->prio & 0xff;
+	__u32 nprio = next->prio & 0xff;
 
+	/* direct loads (trusted BTF pointers), not probe-read helpers: this
+	 * runs on every context switch */
 	emit(FT_EV_SWITCH, (preempt ? FT_F_PREEMPT : 0) | FT_F_SUMEXEC,
-	     BPF_CORE_READ(prev, pid), BPF_CORE_READ(next, pid),
-	     state | pprio << 16 | nprio << 24, sum);
+	     prev->pid, next->pid, state | pprio << 16 | nprio << 24,
+	     prev->se.sum_exec_runtime);
 	if (wl_thresh_ns) {
 		if (state == 0)
 			wl_mark_runnable(prev);
@@ -399,16 +403,16 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 static __always_inline void on_wake(__u8 type, struct task_struct *p)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 target = BPF_CORE_READ(p, thread_info.cpu);
-	__u32 prio = BPF_CORE_READ(p, prio) & 0xff;
-	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__u32 target = p->thread_info.cpu;
+	__u32 prio = p->prio & 0xff;
+	__u32 tgid = p->tgid;
 	__u8 flags = 0;
 
 	if (self_tgid && tgid == self_tgid)
 		return;
 	if (in_irq_ctx())
 		flags |= FT_F_IRQ;
-	emit(type, flags, BPF_CORE_READ(p, pid), (__u32)id,
+	emit(type, flags, p->pid, (__u32)id,
 	     target | prio << 16, (__u64)tgid | (id >> 32) << 32);
 	if (type == FT_EV_WAKING)
 		wl_mark_runnable(p);
@@ -441,9 +445,7 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
 {
 	if (is_self(p))
 		return 0;
-	emit(FT_EV_MIGRATE, 0, BPF_CORE_READ(p, pid),
-	     BPF_CORE_READ(p, thread_info.cpu), dest_cpu,
-	     BPF_CORE_READ(p, tgid));
+	emit(FT_EV_MIGRATE, 0, p->pid, p->thread_info.cpu, dest_cpu, p->tgid);
 	return 0;
 }
 
@@ -452,9 +454,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
 	if (is_self(parent))
 		return 0;
-	emit(FT_EV_FORK, 0, BPF_CORE_READ(child, pid),
-	     BPF_CORE_READ(parent, pid), BPF_CORE_READ(child, tgid),
-	     BPF_CORE_READ(parent, tgid));
+	emit(FT_EV_FORK, 0, child->pid, parent->pid, child->tgid, parent->tgid);
 	emit_comm(child, NULL);
 	return 0;
 }
@@ -464,8 +464,7 @@ int BPF_PROG(on_exit, struct task_struct *p)
 {
 	if (is_self(p))
 		return 0;
-	emit(FT_EV_EXIT, 0, BPF_CORE_READ(p, pid), BPF_CORE_READ(p, tgid), 0,
-	     0);
+	emit(FT_EV_EXIT, 0, p->pid, p->tgid, 0, 0);
 	return 0;
 }
 
@@ -483,27 +482,31 @@ int BPF_PROG(on_rename, struct task_struct *t, const char *comm)
 static __always_inline void futex_begin(__u32 op, __u64 uaddr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id;
-	struct futex_call c = {};
+	struct futex_call *c;
 
 	if (self_tgid && (id >> 32) == self_tgid)
 		return;
-	c.ts = bpf_ktime_get_ns();
-	c.uaddr = uaddr;
-	c.op = op;
-	bpf_map_update_elem(&futex_calls, &tid, &c, BPF_ANY);
+	c = bpf_task_storage_get(&futex_calls, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!c)
+		return;
+	c->ts = bpf_ktime_get_ns();
+	c->uaddr = uaddr;
+	c->op = op;
+	c->active = 1;
 }
 
 static __always_inline void futex_end(long ret)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct futex_call *c = bpf_map_lookup_elem(&futex_calls, &tid);
+	struct futex_call *c;
 	__u64 dur;
 	__u8 flags = 0;
 	__s16 r;
 
-	if (!c)
+	c = bpf_task_storage_get(&futex_calls, bpf_get_current_task_btf(), 0, 0);
+	if (!c || !c->active)
 		return;
+	c->active = 0;
 	dur = bpf_ktime_get_ns() - c->ts;
 	if (dur > 0xffffffffULL) {
 		dur /= 1000;
@@ -512,10 +515,9 @@ static __always_inline void futex_end(long ret)
 			dur = 0xffffffffULL;
 	}
 	r = ret < -32768 ? -32768 : ret > 32767 ? 32767 : (__s16)ret;
-	emit_at(c->ts, FT_EV_FUTEX, flags, tid,
+	emit_at(c->ts, FT_EV_FUTEX, flags, (__u32)bpf_get_current_pid_tgid(),
 		(c->op & 0xffff) | ((__u32)(__u16)r << 16), (__u32)dur,
 		c->uaddr);
-	bpf_map_delete_elem(&futex_calls, &tid);
 }
 
 /* Preferred: the kernel functions themselves (not allowed on every kernel). */
@@ -608,45 +610,40 @@ int sys_wake2_exit(struct trace_event_raw_sys_exit *ctx)
 
 /* ---- trace_marker writes (atrace frame lines) ------------------------- */
 
-SEC("tp/syscalls/sys_enter_write")
-int sys_write_enter(struct trace_event_raw_sys_enter *ctx)
+static __always_inline void marker_write(__u32 fd, const char *buf,
+					 __u64 count)
 {
 	struct task_struct *t;
 	struct fdtable *fdt;
 	struct file **fds, *f;
 	struct ft_mark_rec *r;
 	__u64 ino, id;
-	__u32 dev, fd, n, max;
-	const char *buf;
+	__u32 dev, n, max;
 
-	if (!marker_ino[0])
-		return 0;
-	fd = (__u32)ctx->args[0];
 	t = (struct task_struct *)bpf_get_current_task();
 	fdt = BPF_CORE_READ(t, files, fdt);
 	if (!fdt)
-		return 0;
+		return;
 	max = BPF_CORE_READ(fdt, max_fds);
 	if (fd >= max)
-		return 0;
+		return;
 	fds = BPF_CORE_READ(fdt, fd);
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
-		return 0;
+		return;
 	ino = BPF_CORE_READ(f, f_inode, i_ino);
 	dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 	if (!((ino == marker_ino[0] && dev == marker_dev[0]) ||
 	      (marker_ino[1] && ino == marker_ino[1] && dev == marker_dev[1])))
-		return 0;
+		return;
 	id = bpf_get_current_pid_tgid();
 	if (self_tgid && (id >> 32) == self_tgid)
-		return 0;
-	n = ctx->args[2] < FT_MARK_MAX ? (__u32)ctx->args[2] : FT_MARK_MAX;
+		return;
+	n = count < FT_MARK_MAX ? (__u32)count : FT_MARK_MAX;
 	if (!n)
-		return 0;
+		return;
 	r = reserve_var(sizeof(*r));
 	if (!r)
-		return 0;
-	buf = (const char *)ctx->args[1];
+		return;
 	n &= 0x7f;
 	if (n > FT_MARK_MAX)
 		n = FT_MARK_MAX;
@@ -655,5 +652,63 @@ int sys_write_enter(struct trace_event_raw_sys_enter *ctx)
 	fill(&r->ev, bpf_ktime_get_ns(), FT_EV_MARK, 0, (__u32)id,
 	     (__u32)(id >> 32), n, 0, bpf_get_smp_processor_id());
 	submit_var(r);
+}
+
+SEC("tp/syscalls/sys_enter_write")
+int sys_write_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	if (marker_ino[0])
+		marker_write((__u32)ctx->args[0], (const char *)ctx->args[1],
+			     ctx->args[2]);
+	return 0;
+}
+
+/*
+ * The raw system-call tracepoints: one cheap program for every system
+ * call, where the per-call tracepoints above go through the slower perf
+ * path per call. x86-64 numbers.
+ */
+#define NR_write 1
+#define NR_futex 202
+#define NR_futex_waitv 449
+#define NR_futex_wake 454
+#define NR_futex_wait 455
+
+/* Entry only: one event, no per-task state and no exit program; the
+ * length of a wait is the sleep that follows (readers pair them). */
+static __always_inline void futex_entry(__u32 op, __u64 uaddr)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (self_tgid && (id >> 32) == self_tgid)
+		return;
+	emit(FT_EV_FUTEX, FT_F_NO_EXIT, (__u32)id, op & 0xffff, 0, uaddr);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
+{
+	if (id == NR_write) {
+		if (marker_ino[0])
+			marker_write((__u32)regs->di, (const char *)regs->si,
+				     regs->dx);
+		return 0;
+	}
+	if (!raw_futex)
+		return 0;
+	switch (id) {
+	case NR_futex:
+		futex_entry((__u32)regs->si & 0xfff, regs->di);
+		break;
+	case NR_futex_waitv:
+		futex_entry(FT_FUTEX_OP_WAITV, regs->di);
+		break;
+	case NR_futex_wait:
+		futex_entry(FT_FUTEX_OP_WAIT2, regs->di);
+		break;
+	case NR_futex_wake:
+		futex_entry(FT_FUTEX_OP_WAKE2, regs->di);
+		break;
+	}
 	return 0;
 }

@@ -56,6 +56,9 @@ enum ft_ev_type {
 #define FT_F_RECONSTRUCTED 0x04	/* SWITCH: inserted by a reader (missing idle->task) */
 #define FT_F_DUR_US 0x08	/* FUTEX: arg2 is in microseconds */
 #define FT_F_DUR_OPEN 0x10	/* FUTEX: the call had not returned when the trace ended */
+#define FT_F_NO_EXIT 0x40	/* FUTEX: entry only (raw syscall tracepoint): ts is
+				 * the call, arg2 0; readers take a wait's length
+				 * from the sleep that follows it */
 #define FT_F_IRQ 0x20		/* WAKING/WAKEUP: woken from interrupt context (arg is the
 				 * interrupted task, not a waker) */
 

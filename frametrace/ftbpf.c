@@ -101,13 +101,25 @@ struct prog_sel {
 				 * 3 marker, 4 optional wakeup */
 };
 
-static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o,
-		    bool use_fexit, char *err, size_t errlen)
+enum { FUTEX_FEXIT, FUTEX_RAW, FUTEX_CLASSIC };
+
+/*
+ * One load attempt. Futex calls (and trace_marker writes) come from:
+ *  FEXIT   fentry/fexit on futex_wait/futex_wake (markers: raw sys_enter);
+ *  RAW     tp_btf/sys_enter, one program for every system call that
+ *          ignores all but futex and write; futex calls are recorded at
+ *          entry only (FT_F_NO_EXIT), readers measure waits from the
+ *          sleep that follows: half the cost of an enter/exit pair;
+ *  CLASSIC the per-call syscalls:sys_enter_futex... tracepoints (tracefs).
+ */
+static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o, int fmode,
+		    char *err, size_t errlen)
 {
 	struct frametrace *s;
 	struct stat st;
 	char marker[300];
 	int rc;
+	bool futex = !o->no_futex;
 
 	s = frametrace__open();
 	if (!s) {
@@ -132,30 +144,31 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o,
 		bpf_map__set_max_entries(s->maps.rb, 4096);
 		bpf_map__set_max_entries(s->maps.flight,
 					 (uint32_t)b->ncpus << shift);
-		s->rodata->wl_thresh_ns = o->wl_thresh_ns;
-		if (o->wl_comm && *o->wl_comm) {
-			size_t n = strlen(o->wl_comm);
+	}
+	s->rodata->wl_thresh_ns = o->wl_thresh_ns;
+	if (o->wl_comm && *o->wl_comm) {
+		size_t n = strlen(o->wl_comm);
 
-			if (n > FT_COMM_LEN - 1)
-				n = FT_COMM_LEN - 1;
-			memcpy((char *)s->rodata->wl_comm, o->wl_comm, n);
-			s->rodata->wl_comm_len = (uint32_t)n;
-		}
+		if (n > FT_COMM_LEN - 1)
+			n = FT_COMM_LEN - 1;
+		memcpy((char *)s->rodata->wl_comm, o->wl_comm, n);
+		s->rodata->wl_comm_len = (uint32_t)n;
 	}
 	b->markers = false;
 	if (!o->no_markers && b->tracefs[0]) {
 		snprintf(marker, sizeof(marker), "%s/trace_marker", b->tracefs);
-		if (!stat(marker, &st) && tp_exists(b->tracefs, "sys_enter_write")) {
+		if (!stat(marker, &st) &&
+		    (fmode != FUTEX_CLASSIC ||
+		     tp_exists(b->tracefs, "sys_enter_write"))) {
 			s->rodata->marker_ino[0] = st.st_ino;
 			s->rodata->marker_dev[0] =
 				(uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
 			b->markers = true;
 		}
 	}
+	s->rodata->raw_futex = futex && fmode == FUTEX_RAW;
 
-	/* choose programs */
 	bpf_program__set_autoload(s->progs.on_wakeup, o->with_wakeup);
-	bpf_program__set_autoload(s->progs.sys_write_enter, b->markers);
 	{
 		struct {
 			struct bpf_program *p;
@@ -170,30 +183,28 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o,
 			{ s->progs.sys_wake2_enter, "sys_enter_futex_wake" },
 			{ s->progs.sys_wake2_exit, "sys_exit_futex_wake" },
 		};
-		bool fexit = use_fexit && !o->no_futex;
+		bool fexit = futex && fmode == FUTEX_FEXIT;
 
 		bpf_program__set_autoload(s->progs.fe_futex_wait, fexit);
 		bpf_program__set_autoload(s->progs.fx_futex_wait, fexit);
 		bpf_program__set_autoload(s->progs.fe_futex_wake, fexit);
 		bpf_program__set_autoload(s->progs.fx_futex_wake, fexit);
-		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
-			bool on = !o->no_futex && tp_exists(b->tracefs, sys[i].tp);
-
-			/* with fexit, only the futex2 calls stay on tracepoints */
-			if (fexit && i < 2)
-				on = false;
-			if (fexit && i >= 4)
-				on = false;
-			bpf_program__set_autoload(sys[i].p, on);
-		}
-		if (o->no_futex)
-			snprintf(b->futex_src, sizeof(b->futex_src), "off");
-		else if (fexit)
-			snprintf(b->futex_src, sizeof(b->futex_src), "fexit");
-		else if (tp_exists(b->tracefs, "sys_enter_futex"))
-			snprintf(b->futex_src, sizeof(b->futex_src), "syscalls");
-		else
-			snprintf(b->futex_src, sizeof(b->futex_src), "off");
+		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+			bpf_program__set_autoload(
+				sys[i].p, futex && fmode == FUTEX_CLASSIC &&
+						  tp_exists(b->tracefs, sys[i].tp));
+		bpf_program__set_autoload(s->progs.sys_write_enter,
+					  b->markers && fmode == FUTEX_CLASSIC);
+		bpf_program__set_autoload(s->progs.raw_sys_enter,
+					  fmode != FUTEX_CLASSIC &&
+						  (b->markers || (futex && fmode == FUTEX_RAW)));
+		snprintf(b->futex_src, sizeof(b->futex_src), "%s",
+			 !futex			? "off"
+			 : fmode == FUTEX_FEXIT ? "fexit"
+			 : fmode == FUTEX_RAW	? "raw syscall tracepoints"
+			 : tp_exists(b->tracefs, "sys_enter_futex")
+				 ? "syscall tracepoints"
+				 : "off");
 	}
 	rc = frametrace__load(s);
 	if (rc) {
@@ -225,17 +236,22 @@ int ft_bpf_open(struct ft_bpf *b, const struct ft_bpf_opts *o, char *err,
 		note(b, "tracefs unavailable: no futex events, no trace_marker "
 			"frames");
 	}
-	if (!o->no_futex && !o->force_syscalls) {
-		char e2[256];
+	{
+		static const char *const names[] = { "fexit on futex_wait/futex_wake",
+						      "raw syscall tracepoints" };
+		int first = o->force_syscalls ? FUTEX_CLASSIC : FUTEX_FEXIT;
 
-		if (!try_load(b, o, true, e2, sizeof(e2)))
-			goto loaded;
-		note(b, "fexit on futex_wait/futex_wake refused (%s): futex from "
-			"syscall tracepoints", e2);
-		frametrace__destroy(b->skel);
-		b->skel = NULL;
+		for (int m = first; m < FUTEX_CLASSIC; m++) {
+			char e2[256];
+
+			if (!try_load(b, o, m, e2, sizeof(e2)))
+				goto loaded;
+			note(b, "%s refused (%s)", names[m], e2);
+			frametrace__destroy(b->skel);
+			b->skel = NULL;
+		}
 	}
-	if (try_load(b, o, false, err, errlen)) {
+	if (try_load(b, o, FUTEX_CLASSIC, err, errlen)) {
 		frametrace__destroy(b->skel);
 		b->skel = NULL;
 		return -1;

@@ -21,6 +21,7 @@ struct live {
 	uint32_t chain[3];	/* who woke whom before this task, oldest first */
 	int chainlen;
 	long last_fx_wait;	/* latest futex wait call */
+	long pending_fx;	/* entry-only wait call not yet ended */
 };
 
 bool ft_futex_is_wait(uint16_t op)
@@ -134,6 +135,7 @@ static struct ft_tstat *task_of(struct builder *b, uint32_t tid, struct live **l
 		memset(&b->live[m->ntask], 0, sizeof(*b->live));
 		b->live[m->ntask].last_wake = -1;
 		b->live[m->ntask].last_fx_wait = -1;
+		b->live[m->ntask].pending_fx = -1;
 		m->ntask++;
 	}
 	*lv = &b->live[*i];
@@ -286,6 +288,11 @@ static int on_switch(struct builder *b, const struct ft_ev *e)
 			ps->preempted++;
 		} else {
 			pl->state = TS_SLEEPING;
+			/* an entry-only futex call sleeps right away; a sleep
+			 * long after it is some other blocking call */
+			if (pl->pending_fx >= 0 &&
+			    e->ts > m->fx[pl->pending_fx].ts + 100000)
+				pl->pending_fx = -1;
 		}
 	}
 	/* next starts running */
@@ -368,7 +375,19 @@ static int on_wake(struct builder *b, const struct ft_ev *e)
 		if (hist_add(&ws->sleep, w->sleep_ns))
 			return -1;
 	}
-	if (wl->last_fx_wait >= 0) {
+	if (wl->pending_fx >= 0) {
+		/* an entry-only futex wait ends with this wake-up */
+		struct ft_fx *f = &m->fx[wl->pending_fx];
+
+		if (wl->state == TS_SLEEPING && f->ts <= e->ts) {
+			f->dur = e->ts - f->ts;
+			ws->futex_wait_ns += f->dur;
+			if (f->dur > ws->futex_wait_max_ns)
+				ws->futex_wait_max_ns = f->dur;
+			w->futex = (int32_t)wl->pending_fx;
+		}
+		wl->pending_fx = -1;
+	} else if (wl->last_fx_wait >= 0) {
 		const struct ft_fx *f = &m->fx[wl->last_fx_wait];
 
 		/* the wait was in progress when the wake-up came */
@@ -446,12 +465,15 @@ static int on_futex(struct builder *b, const struct ft_ev *e)
 	f->ret = (int16_t)(uint16_t)(e->arg >> 16);
 	if (vec_push(&s->fxs, (uint32_t)m->nfx))
 		return -1;
+	l->pending_fx = -1;
 	if (ft_futex_is_wait(op)) {
 		s->futex_waits++;
 		s->futex_wait_ns += f->dur;
 		if (f->dur > s->futex_wait_max_ns)
 			s->futex_wait_max_ns = f->dur;
 		l->last_fx_wait = (long)m->nfx;
+		if (e->flags & FT_F_NO_EXIT)
+			l->pending_fx = (long)m->nfx;
 	} else if (ft_futex_is_wake(op)) {
 		s->futex_wakes++;
 	}
