@@ -251,6 +251,15 @@ struct gsu_cell *gsu_table_cell(const struct gsu_table *t, int w, int m,
 				int s);
 void gsu_table_free(struct gsu_table *t);
 
+/* Attempts and discarded runs (disturbed) of scheduler s, warm-ups
+ * excluded. */
+void gsu_sched_discards(const struct gsu_results *r, int s, int *attempts,
+			int *disturbed);
+/* A warning when disturbed runs were discarded much more often for one
+ * scheduler than another (the filter then biases the comparison); "" when
+ * not. */
+void gsu_discard_bias(const struct gsu_results *r, char *buf, size_t len);
+
 /* Counters for the summary line and JSON. */
 struct gsu_counts {
 	int runs, measured, warmup_done, kept;

@@ -55,8 +55,9 @@ static void usage(FILE *f)
 "  --max-busy PCT       ... or the machine was busier than PCT %% just before\n"
 "                       it, after waiting up to --settle for quiet (20)\n"
 "  --settle D           longest wait for a quiet machine before a run (10s)\n"
-"  --probe-factor X     ... or a fixed-work probe took X times its best (1.5;\n"
-"                       0 = off)\n"
+"  --probe-factor X     ... or a fixed-work probe (always recorded) took X\n"
+"                       times its best; 0 = off (default: in a VM it flagged\n"
+"                       one scheduler's runs far more often than another's)\n"
 "  --disturbed repeat|keep   discard and repeat disturbed runs (default),\n"
 "                       or keep them flagged\n"
 "  --retries N          repeats of one disturbed run (2)\n"
@@ -176,7 +177,7 @@ int main(int argc, char **argv)
 	r.set.bootstrap_iters = 2000;
 	r.set.max_other_cpu = 0.10;
 	r.set.max_busy_before = 0.20;
-	r.set.probe_factor = 1.5;
+	r.set.probe_factor = 0;
 	r.set.retries = 2;
 	r.set.load_timeout_ns = 60 * NSEC_PER_SEC;
 	r.set.stop_timeout_ns = 15 * NSEC_PER_SEC;

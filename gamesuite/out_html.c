@@ -520,6 +520,12 @@ int gsu_out_html(const char *path, const struct gsu_results *r,
 		fputs("<p>", f);
 		esc(f, sum);
 		fputs("</p>\n", f);
+		gsu_discard_bias(r, sum, sizeof(sum));
+		if (sum[0]) {
+			fputs("<p class=\"bad\"><b>Warning</b>: ", f);
+			esc(f, sum);
+			fputs("</p>\n", f);
+		}
 	}
 
 	for (int w = 0; w < su->nw; w++) {

@@ -165,6 +165,13 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 		gs_jw_str(&j, "expected_ops", sc->expected_ops);
 		gs_jw_str(&j, "status", gsu_sched_status_name(sc->status));
 		gs_jw_str(&j, "note", sc->note);
+		{
+			int a, d;
+
+			gsu_sched_discards(r, s, &a, &d);
+			gs_jw_int(&j, "attempts", a);
+			gs_jw_int(&j, "discarded_disturbed", d);
+		}
 		gs_jw_obj_end(&j);
 	}
 	gs_jw_obj_end(&j);
@@ -226,6 +233,12 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 	gs_jw_int(&j, "interrupted_runs", c.by_status[GSU_RUN_INTERRUPTED]);
 	gs_jw_bool(&j, "interrupted", r->interrupted);
 	gs_jw_bool(&j, "machine_restored", r->machine_restored);
+	{
+		char bias[512];
+
+		gsu_discard_bias(r, bias, sizeof(bias));
+		gs_jw_str(&j, "discard_bias", bias);
+	}
 	gs_jw_obj_end(&j);
 
 	gs_jw_arr(&j, "runs");

@@ -224,6 +224,22 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 		gsu_summary_sentence(r, &c, sum, sizeof(sum));
 		fprintf(f, "\n%s\n", sum);
 	}
+	{
+		char bias[512];
+
+		fputs("attempts per scheduler (discarded as disturbed):", f);
+		for (int s = 0; s < r->nsched; s++) {
+			int a, d;
+
+			gsu_sched_discards(r, s, &a, &d);
+			fprintf(f, "%s %s %d (%d)", s ? "," : "",
+				r->sched[s].label, a, d);
+		}
+		fputc('\n', f);
+		gsu_discard_bias(r, bias, sizeof(bias));
+		if (bias[0])
+			fprintf(f, "WARNING: %s\n", bias);
+	}
 	if (c.disturbed_flagged && r->set.keep_disturbed)
 		fprintf(f, "kept although disturbed (--disturbed keep): %d\n",
 			c.disturbed_flagged);

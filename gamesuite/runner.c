@@ -166,10 +166,12 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	run->busy_before = settle(set);
 	run->loadavg1 = gsu_loadavg1();
 	read_governor(run->governor, sizeof(run->governor));
-	run->probe_ms_before = set->probe_factor > 0 ? gsu_probe_ms() : NAN;
+	run->probe_ms_before = gsu_probe_ms();
 	gsu_scx_read(set->scx_root, &run->scx_before);
 	if (gsu_stop_signal) {
 		run->status = GSU_RUN_INTERRUPTED;
+		append_reason(run, "interrupted by signal %d before the "
+			      "scheduler was started", (int)gsu_stop_signal);
 		return RUN_ABORT;
 	}
 
@@ -311,7 +313,7 @@ unload:
 	/* was the machine quiet? */
 	own += rusage_s(&ld.proc.ru);
 	run->other_cpu = gsu_other_cpu(&ca, &cb, own);
-	run->probe_ms_after = set->probe_factor > 0 ? gsu_probe_ms() : NAN;
+	run->probe_ms_after = gsu_probe_ms();
 	if (!isnan(run->busy_before) &&
 	    run->busy_before > set->max_busy_before) {
 		run->disturbed = true;

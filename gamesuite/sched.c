@@ -145,6 +145,7 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 	char **argv, st[96];
 	uint64_t t0, deadline;
 	int empty_ops = 0;
+	long long pre_seq;
 
 	memset(out, 0, sizeof(*out));
 	why[0] = '\0';
@@ -160,6 +161,7 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 		out->active = snap;
 		return GSU_START_OK;
 	}
+	pre_seq = snap.enable_seq;
 	argv = calloc((size_t)s->argc + 1, sizeof(*argv));
 	if (!argv) {
 		snprintf(why, whylen, "out of memory");
@@ -204,6 +206,14 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 				snprintf(why, whylen, "loader exited right "
 					 "after loading (%s)", st);
 				return GSU_START_FAILED;
+			}
+			/* the kernel counts enable_seq up after the state
+			 * reads "enabled": wait for it, or a later check would
+			 * see it move and call the scheduler re-enabled */
+			for (int i = 0; i < 100 && pre_seq >= 0 &&
+					snap.enable_seq == pre_seq; i++) {
+				nap();
+				gsu_scx_read(root, &snap);
 			}
 			out->active = snap;
 			out->load_s = (double)(gs_now_ns() - t0) / 1e9;

@@ -6,6 +6,7 @@
  * Mann-Whitney U p-value, and a direction-aware verdict.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,52 @@ void gsu_results_free_runs(struct gsu_results *r)
 bool gsu_run_kept(const struct gsu_run *run)
 {
 	return !run->warmup && run->status == GSU_RUN_OK;
+}
+
+void gsu_sched_discards(const struct gsu_results *r, int s, int *attempts,
+			int *disturbed)
+{
+	*attempts = *disturbed = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct gsu_run *run = &r->runs[i];
+
+		if (run->sched != s || run->warmup)
+			continue;
+		(*attempts)++;
+		*disturbed += run->status == GSU_RUN_DISTURBED;
+	}
+}
+
+void gsu_discard_bias(const struct gsu_results *r, char *buf, size_t len)
+{
+	int lo = -1, hi = -1;
+	double flo = 2, fhi = -1;
+
+	buf[0] = '\0';
+	for (int s = 0; s < r->nsched; s++) {
+		int a, d;
+		double f;
+
+		gsu_sched_discards(r, s, &a, &d);
+		if (a < 3)
+			continue;
+		f = (double)d / a;
+		if (f < flo) {
+			flo = f;
+			lo = s;
+		}
+		if (f > fhi) {
+			fhi = f;
+			hi = s;
+		}
+	}
+	if (lo < 0 || hi == lo || fhi < 0.3 || fhi < 2 * flo)
+		return;
+	snprintf(buf, len, "disturbed runs were discarded for %.0f %% of "
+		 "%s's attempts but %.0f %% of %s's: the disturbance filter "
+		 "may bias this comparison (see the run log; --disturbed keep "
+		 "or other thresholds)", 100 * fhi, r->sched[hi].label,
+		 100 * flo, r->sched[lo].label);
 }
 
 size_t gsu_min_frames(const struct gsu_results *r, int w)

@@ -615,6 +615,25 @@ static void verdicts(void **state)
 	assert_int_equal(cnt.warmup_done, 3);
 	assert_int_equal(cnt.kept, 18);
 	assert_int_equal(cnt.by_status[GSU_RUN_EJECTED], 1);
+	{
+		char bias[512];
+		int a, d;
+
+		gsu_discard_bias(&y.r, bias, sizeof(bias));
+		assert_string_equal(bias, "");
+		for (int i = 0; i < 6; i++) { /* "fast" loses 6 runs */
+			struct gsu_run *run = gsu_results_add_run(&y.r);
+
+			run->sched = 1;
+			run->status = GSU_RUN_DISTURBED;
+		}
+		gsu_sched_discards(&y.r, 1, &a, &d);
+		assert_int_equal(a, 13);
+		assert_int_equal(d, 6);
+		gsu_discard_bias(&y.r, bias, sizeof(bias));
+		assert_non_null(strstr(bias, "46 % of fast's attempts but 0 % "
+					     "of eevdf's"));
+	}
 	gsu_table_free(&t);
 	gsu_results_free_runs(&y.r);
 

@@ -17,12 +17,15 @@
 dir=$1 ops=$2 mode=$3 secs=${4:-1}
 seq=$(cat "$dir/enable_seq" 2>/dev/null || echo 0)
 
+# In the order the kernel does it: enable_seq counts up only after the
+# state reads "enabled" (gamesuite must not take that for a re-enable).
 enable() {
 	seq=$((seq + 1))
 	mkdir -p "$dir/root"
 	echo "$ops" >"$dir/root/ops"
-	echo "$seq" >"$dir/enable_seq"
 	echo enabled >"$dir/state"
+	sleep 0.2
+	echo "$seq" >"$dir/enable_seq"
 }
 disable() {
 	rm -f "$dir/root/ops"
