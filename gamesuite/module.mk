@@ -29,3 +29,18 @@ $(eval $(call gs_test,test_gamesuite,tests/test_gamesuite.c $(GAMESUITE_LIB)))
 
 # Integration tests (short runs; framebench parts skip until it is built).
 INTEGRATION_TESTS += tests/gamesuite_cli.sh
+
+# gamesuite inside the sched_ext VM (vm/plans/gamesuite-demo.sh): the kernel
+# default vs lavd and a lavd ablation, interleaved in one boot; the reports
+# land in $(BUILD)/vm/gamesuite-demo/files/. `make vm-demo` (the VM
+# harness's own A/B table) is separate.
+VM_GAMESUITE_REPEAT ?= 5
+VM_GAMESUITE_DURATION ?= 4s
+VM_GAMESUITE_ABLATION ?= --no-wake-sync
+VM_GAMESUITE_APPEND = gs.repeat=$(VM_GAMESUITE_REPEAT) gs.duration=$(VM_GAMESUITE_DURATION) gs.ablation=$(VM_GAMESUITE_ABLATION)
+
+.PHONY: vm-gamesuite
+vm-gamesuite:
+	$(MAKE) BUILD=$(BUILD) static
+	BUILD=$(BUILD) vm/run.sh gamesuite-demo --expect gamesuite \
+		--timeout 3000 --append "$(VM_GAMESUITE_APPEND)"

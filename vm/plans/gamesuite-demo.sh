@@ -13,8 +13,8 @@
 #   gs.repeat=N      measured runs per scheduler (default 5)
 #   gs.warmup=N      warm-up runs per scheduler (default 1)
 #   gs.duration=D    framebench duration per run (default 4s)
-#   gs.ablation=ARGS lavd options of the ablation (default --no-wake-sync;
-#                    "none" leaves the ablation out)
+#   gs.ablation=ARGS lavd options of the ablation, commas for spaces
+#                    (default --no-wake-sync; "none" leaves it out)
 # Results: "RESULT gamesuite PASS|FAIL exit=N", FILE gamesuite.json,
 # FILE gamesuite.html. VM.md: under emulation only effects of about 1.2x
 # and more separate with ~5 pairs; wake-up latency differs between TCG
@@ -23,7 +23,7 @@
 repeat=$(gs_param repeat 5)
 warmup=$(gs_param warmup 1)
 duration=$(gs_param duration 4s)
-ablation=$(gs_param ablation --no-wake-sync)
+ablation=$(gs_param ablation --no-wake-sync | tr ',' ' ')
 
 cat > /tmp/demo.suite <<EOF
 name     vm-demo
