@@ -249,8 +249,8 @@ static void wake_graph(FILE *f, const struct ft_report *r)
 	if (!nn)
 		return;
 	fprintf(f, "<svg width='%.0f' height='%.0f'><defs><marker id='arr' "
-		"viewBox='0 0 10 10' refX='10' refY='5' markerWidth='6' "
-		"markerHeight='6' orient='auto'><path d='M0,0L10,5L0,10z' "
+		"viewBox='0 0 10 10' refX='16' refY='5' markerUnits='userSpaceOnUse' markerWidth='9' "
+		"markerHeight='9' orient='auto'><path d='M0,0L10,5L0,10z' "
 		"fill='#888'/></marker></defs>\n", W, H);
 	for (size_t k = 0; k < m->nedge && k < 60; k++) {
 		const struct ft_edge *e = &m->edge[r->edges[k]];
