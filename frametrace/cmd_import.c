@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ftutil.h"
 #include "import.h"
 #include "util.h"
 
@@ -64,27 +65,12 @@ int ft_cmd_import(int argc, char **argv)
 	if (fmt == FT_FMT_UNKNOWN) {
 		rc = ft_load(argv[optind], &t, err, sizeof(err));
 	} else {
-		/* forced format: read the text ourselves */
-		FILE *f = fopen(argv[optind], "rb");
-		char *buf = NULL;
-		size_t len = 0, cap = 0, n;
+		/* forced format: no detection */
+		char *buf;
+		size_t len;
 
-		if (!f)
-			gs_die(EXIT_USAGE, "%s: cannot open: %m", argv[optind]);
-		do {
-			if (len + 65536 > cap) {
-				char *nb;
-
-				cap = cap ? cap * 2 : 1 << 20;
-				nb = realloc(buf, cap);
-				if (!nb)
-					gs_die(EXIT_RUNTIME, "out of memory");
-				buf = nb;
-			}
-			n = fread(buf + len, 1, cap - len, f);
-			len += n;
-		} while (n);
-		fclose(f);
+		if (ft_slurp(argv[optind], &buf, &len, err, sizeof(err)))
+			gs_die(EXIT_USAGE, "%s", err);
 		rc = ft_import_mem(buf, len, argv[optind], fmt, &t, err,
 				   sizeof(err));
 		free(buf);

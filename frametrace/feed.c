@@ -131,6 +131,21 @@ void ft_feed_close(struct ft_feed *f)
 	f->fr = NULL;
 }
 
+struct ft_frame ft_frame_from_feed(int pid, const struct gs_feed_frame *f)
+{
+	struct ft_frame fr = {
+		.start_ns = f->start_ns,
+		.present_ns = f->present_ns,
+		.frametime_ns = f->frametime_ns,
+		.input_latency_ns = f->input_latency_ns,
+		.pid = (uint32_t)pid,
+		.flags = f->flags | FT_FRAME_FEED,
+		.disturbance = f->disturbance,
+	};
+
+	return fr;
+}
+
 void ft_feedset_init(struct ft_feedset *s, const char *dir, int only_pid)
 {
 	memset(s, 0, sizeof(*s));

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "framefeed.h"
+#include "trace.h"
 
 struct ft_feed {
 	int pid;
@@ -37,6 +38,8 @@ int ft_feed_open(struct ft_feed *f, const char *dir, int pid, char *err,
  * or its process is gone. */
 long ft_feed_poll(struct ft_feed *f, ft_feed_cb cb, void *ctx);
 void ft_feed_close(struct ft_feed *f);
+/* A feed frame as a trace frame of process pid. */
+struct ft_frame ft_frame_from_feed(int pid, const struct gs_feed_frame *f);
 
 /* All feeds in a directory, found by name; `only_pid` > 0 limits it to one
  * benchmark. */

@@ -330,3 +330,27 @@ void ft_bpf_close(struct ft_bpf *b)
 		frametrace__destroy(b->skel);
 	memset(b, 0, sizeof(*b));
 }
+
+bool ft_rec_comm(const void *data, size_t size, char *out)
+{
+	const struct ft_comm_rec *c = data;
+
+	if (size < sizeof(*c) || c->ev.type != FT_EV_COMM)
+		return false;
+	memcpy(out, c->comm, FT_COMM_LEN);
+	out[FT_COMM_LEN] = '\0';
+	return true;
+}
+
+bool ft_rec_mark(const void *data, size_t size, char *out)
+{
+	const struct ft_mark_rec *m = data;
+	uint32_t n;
+
+	if (size < sizeof(*m) || m->ev.type != FT_EV_MARK)
+		return false;
+	n = m->ev.arg2 < FT_MARK_MAX ? m->ev.arg2 : FT_MARK_MAX;
+	memcpy(out, m->text, n);
+	out[n] = '\0';
+	return true;
+}

@@ -58,6 +58,12 @@ int ft_bpf_open(struct ft_bpf *b, const struct ft_bpf_opts *o, char *err,
 uint64_t ft_bpf_lost(const struct ft_bpf *b, bool aux);
 void ft_bpf_close(struct ft_bpf *b);
 
+/* The variable-length ring records: a COMM record's name, a MARK record's
+ * text, NUL-terminated into out (FT_COMM_LEN + 1 / FT_MARK_MAX + 1 bytes).
+ * false when data is not such a record. */
+bool ft_rec_comm(const void *data, size_t size, char *out);
+bool ft_rec_mark(const void *data, size_t size, char *out);
+
 /* Silences libbpf's own messages below warnings unless verbose. */
 void ft_bpf_log_level(int verbose);
 

@@ -11,29 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "report.h"
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n')
-				fputc(*s, f);
-		}
-	}
-}
 
 static void label(FILE *f, const struct ft_trace *t, uint32_t tid)
 {
 	char b[64];
 
-	esc(f, ft_task_label(t, tid, b, sizeof(b)));
+	gs_html_esc(f, ft_task_label(t, tid, b, sizeof(b)));
 }
 
 static const char css[] =
@@ -378,9 +363,9 @@ void ft_report_html(FILE *f, const struct ft_report *r)
 	fprintf(f, "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
 		"<title>frametrace report</title><style>%s</style></head><body>\n", css);
 	fprintf(f, "<h1>frametrace report: ");
-	esc(f, r->o.name ? r->o.name : "");
+	gs_html_esc(f, r->o.name ? r->o.name : "");
 	fprintf(f, "</h1>\n<p class='note'>");
-	esc(f, ft_meta_get(t, "source") ? ft_meta_get(t, "source") : "?");
+	gs_html_esc(f, ft_meta_get(t, "source") ? ft_meta_get(t, "source") : "?");
 	fprintf(f, ", span %.3f s, %u CPUs, %zu events, %" PRIu64 " lost; "
 		"runtime from %s; %" PRIu64 " idle-&gt;task switch-ins reconstructed, "
 		"%" PRIu64 " other repairs.</p>\n",
@@ -388,7 +373,7 @@ void ft_report_html(FILE *f, const struct ft_report *r)
 		t->lost_events, r->m.runtime_source, t->reconstructed, t->inconsistent);
 	if (t->partial) {
 		fprintf(f, "<p><b>Partial data:</b> ");
-		esc(f, t->warning);
+		gs_html_esc(f, t->warning);
 		fprintf(f, "</p>\n");
 	}
 	if (r->has_fps) {
@@ -444,7 +429,7 @@ void ft_report_html(FILE *f, const struct ft_report *r)
 				ft_explain_print(m, r, &r->ex[k], "");
 				fclose(m);
 				fprintf(f, "<pre>");
-				esc(f, text);
+				gs_html_esc(f, text);
 				fprintf(f, "</pre>\n");
 				free(text);
 				text = NULL;
@@ -457,7 +442,7 @@ void ft_report_html(FILE *f, const struct ft_report *r)
 		ft_report_text(m, r);
 		fclose(m);
 		fprintf(f, "<h2>Text report</h2><pre>");
-		esc(f, text);
+		gs_html_esc(f, text);
 		fprintf(f, "</pre>\n");
 		free(text);
 	}

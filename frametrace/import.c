@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ftutil.h"
 #include "mangohud.h"
 #include "marker.h"
 
@@ -994,38 +995,13 @@ int ft_load_mem(const char *buf, size_t len, const char *name,
 
 int ft_load(const char *path, struct ft_trace *t, char *err, size_t errlen)
 {
-	FILE *f;
-	struct stat st;
 	char *buf;
 	size_t len;
 	int rc;
 
 	ft_trace_init(t);
-	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (ft_slurp(path, &buf, &len, err, errlen))
 		return -1;
-	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		fclose(f);
-		return -1;
-	}
-	len = (size_t)st.st_size;
-	buf = malloc(len + 1);
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		fclose(f);
-		return -1;
-	}
-	if (len && fread(buf, 1, len, f) != len) {
-		snprintf(err, errlen, "%s: read error", path);
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	buf[len] = '\0';
-	fclose(f);
 	rc = ft_load_mem(buf, len, path, t, err, errlen);
 	free(buf);
 	return rc;

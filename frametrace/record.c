@@ -74,29 +74,20 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct rec *r = ctx;
 	const struct ft_ev *e = data;
 	struct ft_ev ev;
+	char comm[FT_COMM_LEN + 1], text[FT_MARK_MAX + 1];
 
 	if (size < sizeof(*e))
 		return 0;
 	ev = *e;
-	if (e->type == FT_EV_COMM && size >= sizeof(struct ft_comm_rec)) {
-		const struct ft_comm_rec *c = data;
-		char comm[FT_COMM_LEN + 1];
 
-		memcpy(comm, c->comm, FT_COMM_LEN);
-		comm[FT_COMM_LEN] = '\0';
+	if (ft_rec_comm(data, size, comm)) {
 		if (ft_task_set(&r->meta, e->tid, e->arg, comm))
 			r->oom = 1;
 		return 0;
 	}
-	if (e->type == FT_EV_MARK && size >= sizeof(struct ft_mark_rec)) {
-		const struct ft_mark_rec *m = data;
-		char text[FT_MARK_MAX + 1];
-		uint32_t n = e->arg2 < FT_MARK_MAX ? e->arg2 : FT_MARK_MAX;
-		long idx;
+	if (ft_rec_mark(data, size, text)) {
+		long idx = ft_str_add(&r->meta, text);
 
-		memcpy(text, m->text, n);
-		text[n] = '\0';
-		idx = ft_str_add(&r->meta, text);
 		if (idx < 0) {
 			r->oom = 1;
 			return 0;
@@ -119,15 +110,7 @@ static int on_event(void *ctx, void *data, size_t size)
 static int on_frame(void *ctx, int pid, const struct gs_feed_frame *f)
 {
 	struct rec *r = ctx;
-	struct ft_frame fr = {
-		.start_ns = f->start_ns,
-		.present_ns = f->present_ns,
-		.frametime_ns = f->frametime_ns,
-		.input_latency_ns = f->input_latency_ns,
-		.pid = (uint32_t)pid,
-		.flags = f->flags | FT_FRAME_FEED,
-		.disturbance = f->disturbance,
-	};
+	struct ft_frame fr = ft_frame_from_feed(pid, f);
 
 	return ft_frame_push(&r->meta, &fr);
 }

@@ -1073,36 +1073,13 @@ nomem:
 int ft_trace_read(const char *path, struct ft_trace *t, char *err,
 		  size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	uint8_t *buf;
+	char *buf;
 	size_t len;
 	int rc;
 
 	ft_trace_init(t);
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (ft_slurp(path, &buf, &len, err, errlen))
 		return -1;
-	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		fclose(f);
-		return -1;
-	}
-	len = (size_t)st.st_size;
-	buf = malloc(len ? len : 1);
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory (%zu bytes)", path, len);
-		fclose(f);
-		return -1;
-	}
-	if (len && fread(buf, 1, len, f) != len) {
-		snprintf(err, errlen, "%s: read error", path);
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
 	rc = ft_trace_read_mem(buf, len, path, t, err, errlen);
 	free(buf);
 	return rc;

@@ -233,15 +233,7 @@ static void frame_seen(struct watch *w, uint32_t pid, uint64_t present,
 static int on_feed_frame(void *ctx, int pid, const struct gs_feed_frame *f)
 {
 	struct watch *w = ctx;
-	struct ft_frame fr = {
-		.start_ns = f->start_ns,
-		.present_ns = f->present_ns,
-		.frametime_ns = f->frametime_ns,
-		.input_latency_ns = f->input_latency_ns,
-		.pid = (uint32_t)pid,
-		.flags = f->flags | FT_FRAME_FEED,
-		.disturbance = f->disturbance,
-	};
+	struct ft_frame fr = ft_frame_from_feed(pid, f);
 
 	if (FT_VEC_RESERVE(w->frames, w->nframes, w->framecap)) {
 		w->oom = true;
@@ -286,24 +278,16 @@ static int on_record(void *ctx, void *data, size_t size)
 {
 	struct watch *w = ctx;
 	const struct ft_ev *e = data;
+	char comm[FT_COMM_LEN + 1], text[FT_MARK_MAX + 1];
 
 	if (size < sizeof(*e))
 		return 0;
-	if (e->type == FT_EV_COMM && size >= sizeof(struct ft_comm_rec)) {
-		char comm[FT_COMM_LEN + 1];
-
-		memcpy(comm, ((const struct ft_comm_rec *)data)->comm, FT_COMM_LEN);
-		comm[FT_COMM_LEN] = '\0';
+	if (ft_rec_comm(data, size, comm)) {
 		if (ft_task_set(&w->names, e->tid, e->arg, comm))
 			w->oom = true;
 		return 0;
 	}
-	if (e->type == FT_EV_MARK && size >= sizeof(struct ft_mark_rec)) {
-		char text[FT_MARK_MAX + 1];
-		uint32_t n = e->arg2 < FT_MARK_MAX ? e->arg2 : FT_MARK_MAX;
-
-		memcpy(text, ((const struct ft_mark_rec *)data)->text, n);
-		text[n] = '\0';
+	if (ft_rec_mark(data, size, text)) {
 		on_mark(w, e, text);
 		return 0;
 	}
