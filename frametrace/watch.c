@@ -99,7 +99,10 @@ struct watch {
 	/* MangoHud tail */
 	char mh_path[4096];
 	off_t mh_off;
+	off_t mh_skip;		/* rows written before the watch started */
+	time_t mh_start;
 	char *mh_header;	/* the lines up to and including the frame header */
+	char mh_hdr[16384];	/* collecting it */
 	char mh_partial[8192];
 	size_t mh_plen;
 	FILE *log;
@@ -319,8 +322,10 @@ static void mh_pick(struct watch *w)
 	if (!S_ISDIR(st.st_mode)) {
 		if (strcmp(w->mh_path, w->mangohud)) {
 			snprintf(w->mh_path, sizeof(w->mh_path), "%s", w->mangohud);
-			/* a log that already exists: only what is written from now */
-			w->mh_off = -1;
+			/* a log that already exists: its header, then only what
+			 * is written from now on */
+			w->mh_off = 0;
+			w->mh_skip = st.st_size;
 		}
 		return;
 	}
@@ -342,8 +347,10 @@ static void mh_pick(struct watch *w)
 			if (strcmp(w->mh_path, p)) {
 				snprintf(w->mh_path, sizeof(w->mh_path), "%s", p);
 				w->mh_off = 0;
+				w->mh_skip = st.st_mtime < w->mh_start ? st.st_size : 0;
 				free(w->mh_header);
 				w->mh_header = NULL;
+				w->mh_hdr[0] = '\0';
 				w->mh_plen = 0;
 			}
 		}
@@ -403,19 +410,12 @@ static void mh_poll(struct watch *w)
 		close(fd);
 		return;
 	}
-	if (w->mh_off < 0) {
-		/* start at the end, but learn the header first */
-		w->mh_off = 0;
-		if (st.st_size > 1 << 20) {
-			close(fd);
-			w->mh_off = st.st_size;
-			return;
-		}
-	}
 	if (st.st_size < w->mh_off) { /* truncated: a new log */
 		w->mh_off = 0;
+		w->mh_skip = 0;
 		free(w->mh_header);
 		w->mh_header = NULL;
+		w->mh_hdr[0] = '\0';
 		w->mh_plen = 0;
 	}
 	if (lseek(fd, w->mh_off, SEEK_SET) < 0) {
@@ -426,6 +426,8 @@ static void mh_poll(struct watch *w)
 		char *rows = NULL;
 		size_t nrows = 0;
 
+		off_t pos = w->mh_off;
+
 		w->mh_off += n;
 		for (ssize_t i = 0; i < n; i++) {
 			if (w->mh_plen < sizeof(w->mh_partial) - 1)
@@ -435,18 +437,18 @@ static void mh_poll(struct watch *w)
 			w->mh_partial[w->mh_plen] = '\0';
 			if (!w->mh_header) {
 				/* collect lines up to the frame header */
-				static char hdr[16384];
-				size_t hlen = strlen(hdr);
+				size_t hlen = strlen(w->mh_hdr);
 
-				if (hlen + w->mh_plen < sizeof(hdr)) {
-					memcpy(hdr + hlen, w->mh_partial, w->mh_plen + 1);
+				if (hlen + w->mh_plen < sizeof(w->mh_hdr)) {
+					memcpy(w->mh_hdr + hlen, w->mh_partial,
+					       w->mh_plen + 1);
 					if (!strncmp(w->mh_partial, "fps,", 4) ||
 					    strstr(w->mh_partial, "frametime")) {
-						w->mh_header = strdup(hdr);
-						hdr[0] = '\0';
+						w->mh_header = strdup(w->mh_hdr);
+						w->mh_hdr[0] = '\0';
 					}
 				}
-			} else {
+			} else if (pos + i + 1 > w->mh_skip) {
 				char *nr = realloc(rows, nrows + w->mh_plen + 1);
 
 				if (nr) {
@@ -940,6 +942,7 @@ int ft_cmd_watch(int argc, char **argv)
 		close(gate);
 	}
 	t0 = gs_now_ns();
+	w.mh_start = time(NULL);
 	for (;;) {
 		uint64_t now = gs_now_ns();
 		bool done = stop_sig != 0;

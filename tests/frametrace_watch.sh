@@ -7,7 +7,8 @@
 # random moment of every 6 s; frametrace watch beside it with a 100 ms
 # frame trigger. Every burst must be captured, with the burst inside the
 # saved window, and nothing else. Then a manual trigger (frametrace
-# trigger DIR) must produce one capture. Root only (77 otherwise).
+# trigger DIR) and a MangoHud log being written must each produce one
+# capture. Root only (77 otherwise).
 set -u
 B=${BUILD:-build}
 FT=$B/frametrace
@@ -79,6 +80,29 @@ n=$(ls "$T/man"/capture-*.ftr 2>/dev/null | wc -l)
 [ "$n" -eq 1 ] || fail "manual trigger: $n captures"
 grep -q "manual trigger" "$T/man/captures.log" || fail "manual trigger note"
 [ ! -f "$T/man/watch.pid" ] || fail "watch.pid left behind"
+
+# a MangoHud log being written: an old spike already in it does not
+# trigger, a new one does
+mkdir -p "$T/mh"
+{
+	echo "os,cpu,gpu,ram,kernel,driver,cpuscheduler"
+	echo "Debian,cpu,gpu,16GB,6.1,mesa,schedutil"
+	echo "fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,swap_used,process_rss,cpu_mhz,elapsed"
+	echo "10,100.0,1,0,0,0,0,0,0,0,0,0,0,0,0,100000000"
+	echo "60,16.6,1,0,0,0,0,0,0,0,0,0,0,0,0,116600000"
+} >"$T/mh/log.csv"
+"$FT" watch -q -o "$T/mhc" --mangohud "$T/mh/log.csv" --frame-ms 50 \
+	--pre 500ms --post 200ms -d 3s >/dev/null 2>&1 &
+WPID=$!
+sleep 1
+echo "60,16.6,1,0,0,0,0,0,0,0,0,0,0,0,0,133200000" >>"$T/mh/log.csv"
+echo "8,120.0,1,0,0,0,0,0,0,0,0,0,0,0,0,253200000" >>"$T/mh/log.csv"
+wait "$WPID"
+WPID=
+n=$(ls "$T/mhc"/capture-*.ftr 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] || fail "MangoHud trigger: $n captures, expected 1"
+grep -q "frame 120.00 ms > 50.00 ms.*MangoHud" "$T/mhc/captures.log" ||
+	fail "MangoHud trigger note: $(cat "$T/mhc/captures.log")"
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "frametrace watch: all checks passed"
