@@ -30,8 +30,7 @@ LDLIBS := -lm -lpthread
 BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 \
 	-fms-extensions -Wno-microsoft-anon-tag -Wall -Werror \
 	-I$(BUILD)/bpf -Ilib -I/usr/include/x86_64-linux-gnu
-# libelf 0.192 (bookworm-backports) compresses sections with zstd.
-BPF_LDLIBS := -lbpf -lelf -lz -lzstd
+BPF_LDLIBS := -lbpf -lelf -lz
 
 PROGRAMS :=
 TESTS :=

@@ -16,9 +16,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 
-PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev libzstd-dev
+PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps"
-BACKPORT_PKGS="libbpf-dev libelf-dev bpftool"
+# libelf stays bookworm's 0.188: installing libbpf-dev with -t backports on a
+# fresh machine drags in backports' libelf 0.192, whose libelf.a cannot link
+# statically (it needs elfutils' internal libeu), and the VM needs static
+# binaries. So name bookworm's libelf explicitly.
+BACKPORT_PKGS="libbpf-dev bpftool libelf-dev/bookworm libelf1/bookworm"
 SOURCES=/etc/apt/sources.list.d/gamesched-backports.sources
 
 missing() {
@@ -50,12 +54,8 @@ bpf_ok=1
 v=$(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null || true)
 case "$v" in 1:1.[4-9]*|1:[2-9]*) ;; *) bpf_ok=0 ;; esac
 [ -n "$(missing bpftool)" ] && bpf_ok=0
-# libbpf-dev from backports drags in backports' libelf (0.192) on a fresh
-# machine but not on one that already had bookworm's: install it from
-# backports explicitly so every machine links the same libelf.a (which
-# needs -lzstd for static links).
 v=$(dpkg-query -W -f='${Version}' libelf-dev 2>/dev/null || true)
-case "$v" in 0.19[2-9]*|0.[2-9]*) ;; *) bpf_ok=0 ;; esac
+case "$v" in 0.188*) ;; *) bpf_ok=0 ;; esac
 
 if [ -n "$need" ] || [ $bpf_ok -eq 0 ]; then
 	[ $updated -eq 1 ] || $SUDO apt-get update -q
@@ -63,7 +63,7 @@ if [ -n "$need" ] || [ $bpf_ok -eq 0 ]; then
 	# shellcheck disable=SC2086
 	[ -z "$need" ] || $SUDO apt-get install -y -q --no-install-recommends $need
 	# shellcheck disable=SC2086
-	[ $bpf_ok -eq 1 ] || $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports $BACKPORT_PKGS
+	[ $bpf_ok -eq 1 ] || $SUDO apt-get install -y -q --no-install-recommends --allow-downgrades -t bookworm-backports $BACKPORT_PKGS
 fi
 
 # The pinned sched_ext kernel for the VM harness and for vmlinux.h.
