@@ -18,11 +18,14 @@ fi
 
 PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps"
-# libelf stays bookworm's 0.188: installing libbpf-dev with -t backports on a
-# fresh machine drags in backports' libelf 0.192, whose libelf.a cannot link
-# statically (it needs elfutils' internal libeu), and the VM needs static
-# binaries. So name bookworm's libelf explicitly.
-BACKPORT_PKGS="libbpf-dev bpftool libelf-dev/bookworm libelf1/bookworm"
+# libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1
+# lacks the struct_ops and ring-buffer APIs we use). Selected per package,
+# never with -t: -t also pulls backports' libelf 0.192 (and its libdw) in as
+# dependencies, and that libelf.a cannot link statically (it needs
+# elfutils' internal libeu) while the VM needs static binaries. So libelf
+# is bookworm's 0.188, named explicitly.
+BACKPORT_PKGS="libbpf-dev/bookworm-backports bpftool/bookworm-backports
+libelf-dev/bookworm libelf1/bookworm"
 SOURCES=/etc/apt/sources.list.d/gamesched-backports.sources
 
 missing() {
@@ -48,8 +51,6 @@ EOF
 fi
 
 need=$(missing $PKGS)
-# libbpf-dev must come from backports (>= 1.4): bookworm's 1.1 lacks the
-# struct_ops and ring-buffer APIs we use.
 bpf_ok=1
 v=$(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null || true)
 case "$v" in 1:1.[4-9]*|1:[2-9]*) ;; *) bpf_ok=0 ;; esac
@@ -59,11 +60,11 @@ case "$v" in 0.188*) ;; *) bpf_ok=0 ;; esac
 
 if [ -n "$need" ] || [ $bpf_ok -eq 0 ]; then
 	[ $updated -eq 1 ] || $SUDO apt-get update -q
-	export DEBIAN_FRONTEND=noninteractive
+	# One transaction, so a package the libelf choice would remove (e.g.
+	# a backports perf) is resolved together with the rest.
 	# shellcheck disable=SC2086
-	[ -z "$need" ] || $SUDO apt-get install -y -q --no-install-recommends $need
-	# shellcheck disable=SC2086
-	[ $bpf_ok -eq 1 ] || $SUDO apt-get install -y -q --no-install-recommends --allow-downgrades -t bookworm-backports $BACKPORT_PKGS
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends --allow-downgrades $PKGS $BACKPORT_PKGS
 fi
 
 # The pinned sched_ext kernel for the VM harness and for vmlinux.h.

@@ -7,6 +7,11 @@
 # the same perf.data (rules: tests/test_frametrace_crosscheck.c). The
 # committed fixture is checked by the unit test; this is the same on this
 # machine today. Skips (77) without root or a working perf.
+#
+# `-e sched:sched_wakeup` is added because perf 6.1 (Debian 12's, what CI
+# installs) records sched_waking but its `perf sched latency` only counts
+# switches after sched_wakeup: without it perf reported 233 switches where
+# the trace holds 1213 (with it: 1247 vs 1248).
 set -u
 B=${BUILD:-build}
 FB=$B/framebench
@@ -21,7 +26,7 @@ if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1; then
 	echo "skip: no working perf"
 	exit 77
 fi
-if ! perf sched record -k mono -o "$T/perf.data" -- \
+if ! perf sched record -k mono -e sched:sched_wakeup -o "$T/perf.data" -- \
 	taskset -c 0 "$FB" -d 300ms -w 50ms -q >"$T/out" 2>"$T/err"; then
 	echo "skip: perf sched record failed: $(tail -1 "$T/err")"
 	exit 77
