@@ -6,10 +6,13 @@
  *
  *   6.12          scx_bpf_dispatch[_vtime], scx_bpf_consume
  *   6.13 ..       scx_bpf_dsq_insert[_vtime], scx_bpf_dsq_move_to_local
+ *   6.18 ..       scx_bpf_cpu_curr (before: scx_bpf_cpu_rq(cpu)->curr)
  *   6.19 .. 7.x   scx_bpf_dsq_insert___v2 (returns bool),
  *                 __scx_bpf_dsq_insert_vtime (arguments in a struct),
  *                 scx_bpf_dsq_move_to_local___v2 (takes enq_flags),
- *                 scx_bpf_reenqueue_local___v2 (callable anywhere)
+ *                 scx_bpf_reenqueue_local___v2 (callable anywhere),
+ *                 scx_bpf_task_set_slice (direct writes to p->scx.slice
+ *                 are deprecated), scx_bpf_dsq_peek
  *
  * Every variant is a weak ksym; bpf_ksym_exists() picks the newest one the
  * running kernel has and the verifier drops the other branches. libbpf
@@ -59,6 +62,14 @@ s32 scx_bpf_task_cpu(const struct task_struct *p) __ksym __weak;
 u64 scx_bpf_now(void) __ksym __weak;
 void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz)
 	__ksym __weak;
+
+/* Another CPU's task, slices, a queue's head. */
+struct task_struct *scx_bpf_cpu_curr___lavd(s32 cpu) __ksym __weak;
+struct rq *scx_bpf_cpu_rq___lavd(s32 cpu) __ksym __weak;
+bool scx_bpf_task_set_slice___lavd(struct task_struct *p, u64 slice) __ksym __weak;
+struct task_struct *scx_bpf_dsq_peek___lavd(u64 dsq_id) __ksym __weak;
+void bpf_rcu_read_lock(void) __ksym;
+void bpf_rcu_read_unlock(void) __ksym;
 
 /* cpumask kfuncs. */
 struct bpf_cpumask *bpf_cpumask_create(void) __ksym __weak;
@@ -120,6 +131,28 @@ static __always_inline void lavd_reenqueue_local(void)
 		scx_bpf_reenqueue_local___lavd();
 }
 
+/* Set a task's slice (the kfunc where the kernel has it). */
+static __always_inline void lavd_set_slice(struct task_struct *p, u64 slice)
+{
+	if (bpf_ksym_exists(scx_bpf_task_set_slice___lavd))
+		scx_bpf_task_set_slice___lavd(p, slice);
+	else
+		p->scx.slice = slice;
+}
+
+/* The task running on @cpu; call between bpf_rcu_read_lock/unlock. */
+static __always_inline struct task_struct *lavd_cpu_curr(s32 cpu)
+{
+	struct rq *rq;
+
+	if (bpf_ksym_exists(scx_bpf_cpu_curr___lavd))
+		return scx_bpf_cpu_curr___lavd(cpu);
+	if (!bpf_ksym_exists(scx_bpf_cpu_rq___lavd))
+		return NULL;
+	rq = scx_bpf_cpu_rq___lavd(cpu);
+	return rq ? rq->curr : NULL;
+}
+
 static __always_inline u64 lavd_now(void)
 {
 	if (bpf_ksym_exists(scx_bpf_now))
@@ -142,16 +175,28 @@ static __always_inline u64 lavd_now(void)
 /*
  * Interrupt context of the current CPU, for the wakeup boosts: the
  * per-CPU preempt count is __preempt_count since 6.15, pcpu_hot's member
- * between 6.1 and 6.14.
+ * between 6.1 and 6.14. Its layout changed in 7.3 (HARDIRQ_DISABLE_BITS):
+ *
+ *   legacy:  softirq 8-15, hardirq 16-19, nmi 20-23
+ *   7.3 ..:  softirq 8-15, hardirq-disable count 16-23, hardirq 24-27,
+ *            nmi 28-31
+ *
+ * Kernels with the new layout define the per-CPU variable
+ * local_interrupt_disable_state, which is how we tell them apart. (With
+ * the legacy mask on 7.3, no wakeup was ever seen as coming from a hard
+ * interrupt: timer wakeups were credited to whatever task the interrupt
+ * happened to hit, often a CPU hog, as its wake frequency.)
  */
 extern const int __preempt_count __ksym __weak;
+extern const unsigned long local_interrupt_disable_state __ksym __weak;
 struct pcpu_hot___lavd {
 	int preempt_count;
 } __attribute__((preserve_access_index));
 extern struct pcpu_hot___lavd pcpu_hot __ksym __weak;
 
-#define LAVD_HARDIRQ_MASK	0x000f0000
-#define LAVD_SOFTIRQ_OFFSET	0x00000100
+#define LAVD_HARDIRQ_MASK_LEGACY	0x000f0000
+#define LAVD_HARDIRQ_MASK		0x0f000000
+#define LAVD_SOFTIRQ_OFFSET		0x00000100
 
 static __always_inline int lavd_preempt_count(void)
 {
@@ -165,7 +210,9 @@ static __always_inline int lavd_preempt_count(void)
 
 static __always_inline bool lavd_in_hardirq(void)
 {
-	return lavd_preempt_count() & LAVD_HARDIRQ_MASK;
+	if (bpf_ksym_exists(&local_interrupt_disable_state))
+		return lavd_preempt_count() & LAVD_HARDIRQ_MASK;
+	return lavd_preempt_count() & LAVD_HARDIRQ_MASK_LEGACY;
 }
 
 static __always_inline bool lavd_in_serving_softirq(void)

@@ -22,6 +22,21 @@
 
 /* Map names the monitor looks up (at most 15 characters). */
 #define LAVD_STATS_MAP		"lavd_stats"
+#define LAVD_SAMPLES_MAP	"lavd_samples"	/* ring buffer of sched samples */
+#define LAVD_CTL_MAP		"lavd_ctl"	/* run-time control (monitor) */
+#define LAVD_SAMPLES_RING_SZ	(256 * 1024)
+/* --monitor-sched-samples: at most this many per second */
+#define LAVD_SAMPLES_MAX	10000
+
+/* Where futex lock-holder events come from (lavd_stats.futex_path). */
+#define LAVD_FUTEX_OFF		0	/* --no-futex-boost */
+#define LAVD_FUTEX_FEXIT	1	/* fexit on the kernel's futex functions */
+#define LAVD_FUTEX_TP		2	/* syscalls:sys_{enter,exit}_futex* */
+
+/* How an eviction takes effect (--debug-preempt-kick). */
+#define LAVD_KICK_AUTO		0	/* IPI only when the tick comes too late */
+#define LAVD_KICK_NEVER		1	/* slice := 1 only (the reference) */
+#define LAVD_KICK_ALWAYS	2	/* IPI at every eviction */
 
 /* Statistics period: the BPF timer also recomputes the slice. */
 #define LAVD_SYS_STAT_INTERVAL_NS (10ULL * 1000 * 1000)
@@ -58,9 +73,79 @@ struct lavd_stats {
 	__u64 nr_local_pinned;	/* migration-disabled / exiting, local queue */
 	__u64 nr_steal;		/* dispatches from another LLC's queue */
 	__u64 nr_stall_skips;	/* dispatches refused by the debug stall knob */
+	/* preemption (issue 5), cumulative */
+	__u64 nr_preempt;	/* evictions: a victim CPU's slice was cut */
+	__u64 nr_preempt_kick;	/* ... of them with an immediate IPI */
+	__u64 nr_preempt_try;	/* enqueues that looked for a victim */
+	__u64 nr_preempt_spared; /* candidates skipped: futex holder running */
+	__u64 lat_cri_preempt;	/* the preemption threshold now */
+	/* futex lock holders */
+	__u64 futex_path;	/* LAVD_FUTEX_*: the attach path in use */
+	__u64 nr_futex_lock;	/* waits/locks that made a task a holder */
+	__u64 nr_futex_unlock;	/* wakes/unlocks that cleared it */
+	__u64 nr_holder_ext;	/* slice extensions given to holders */
+	__u64 nr_holder_boost;	/* deadlines boosted for a past holder */
+	/* slice boost and pinned tasks */
+	__u64 nr_slice_boost;	/* slices longer than the system slice */
+	__u64 nr_slice_shrink;	/* boosted slices cut back remotely */
+	__u64 nr_pinned;	/* tasks queued on a per-CPU pinned queue */
+	__u64 nr_pinned_cap;	/* slices capped for waiting pinned tasks */
+	__u64 util_pct;		/* CPU utilisation of the last interval, % */
+	__u64 nr_samples_lost;	/* sched samples that found the ring full */
+	__u64 nr_keep;		/* dispatches that let the previous task go on */
 };
 
 #define LAVD_STATS_MAGIC	0x6c6176645f737473ULL	/* "lavd_sts" */
+
+/*
+ * Run-time control, map "lavd_ctl" (one element): the loader or a
+ * `--monitor` process writes how many scheduling samples per second it
+ * wants (0: none); the BPF timer turns that into a sampling rate.
+ */
+struct lavd_ctl {
+	__u64 samples_per_s;
+	__u64 owner_pid;	/* who asked (the loader or a monitor) */
+};
+
+/* Flags of a sample (lavd_sample.flags). */
+#define LAVD_SF_GREEDY		(1u << 0)	/* negative lag at its enqueue */
+#define LAVD_SF_HOLDER		(1u << 1)	/* probable futex holder */
+#define LAVD_SF_SLICE_BOOST	(1u << 2)	/* ran with a boosted slice */
+#define LAVD_SF_PREEMPTED	(1u << 3)	/* this stop was an eviction */
+#define LAVD_SF_PINNED		(1u << 4)	/* ran from a per-CPU queue */
+#define LAVD_SF_RUNNABLE	(1u << 5)	/* still runnable when it stopped */
+#define LAVD_SF_LAT_CRI		(1u << 6)	/* at or above the threshold */
+#define LAVD_SF_DIRECT		(1u << 7)	/* placed directly, not queued */
+#define LAVD_SF_HARDIRQ		(1u << 8)	/* woken from a hard interrupt */
+#define LAVD_SF_SOFTIRQ		(1u << 9)	/* woken from a soft interrupt */
+
+/*
+ * One sampled scheduling decision, written to ring buffer "lavd_samples"
+ * when a task stops running (ops.stopping). Times in ns, frequencies in
+ * Hz.
+ */
+struct lavd_sample {
+	__u64 now_ns;		/* when it stopped */
+	__u32 pid;
+	__s32 cpu;
+	__u32 waker_pid;	/* last task that woke it (0: irq/kernel/none) */
+	__u32 preempted_by;	/* pid whose wakeup evicted it, else 0 */
+	char comm[16];
+	char waker_comm[16];
+	__u64 slice_ns;		/* slice it was given */
+	__u64 ran_ns;		/* slice used: how long it ran this time */
+	__u64 wait_ns;		/* runnable -> running delay of this run */
+	__u64 avg_runtime_ns;	/* per wake-to-sleep burst (EWMA) */
+	__u64 acc_runtime_ns;	/* since its last wakeup */
+	__u64 lat_cri;
+	__u64 lat_cri_thresh;	/* latency-critical threshold then */
+	__u64 wait_freq;	/* Hz */
+	__u64 wake_freq;
+	__u64 run_freq;
+	__s64 vdl_rel;		/* its virtual deadline minus the clock at its run */
+	__u32 flags;		/* LAVD_SF_* */
+	__u32 pad;
+};
 
 /* Exit information, recorded by ops.exit() (sizes as the kernel's). */
 #define LAVD_EXIT_REASON_LEN	128

@@ -102,17 +102,21 @@ static __always_inline void note_wakeup(struct task_struct *p,
 						   now - taskc->last_runnable_clk);
 	taskc->last_runnable_clk = now;
 	taskc->acc_runtime = 0;
+	taskc->waker_pid = 0;
 
 	if (taskc->sync_wakeup) {
 		boost += LAVD_BOOST_REGULAR;
 		taskc->sync_wakeup = false;
 	}
+	taskc->wake_irq = 0;
 	if (lavd_in_hardirq()) {
 		taskc->wake_boost = boost + LAVD_BOOST_HIGHEST;
+		taskc->wake_irq = 1;
 		return;
 	}
 	if (lavd_in_serving_softirq()) {
 		taskc->wake_boost = boost + LAVD_BOOST_HIGH;
+		taskc->wake_irq = 2;
 		return;
 	}
 
@@ -123,6 +127,11 @@ static __always_inline void note_wakeup(struct task_struct *p,
 
 	if (waker == p || is_kthread(waker))
 		return;
+	taskc->waker_pid = waker->pid;
+	/* the waker's name only while someone reads samples */
+	if (READ_ONCE(sample_prob))
+		bpf_probe_read_kernel_str(taskc->waker_comm,
+					  sizeof(taskc->waker_comm), waker->comm);
 	wakerc = get_task_ctx(waker);
 	if (!wakerc)
 		return;
@@ -186,12 +195,20 @@ static __always_inline u64 freq_now(u64 freq, u64 last_clk, u64 now)
 static __always_inline void update_lat_cri(struct task_struct *p,
 					   struct task_ctx *taskc, u64 now)
 {
-	u64 own;
+	u64 hboost = lavd_holder_boost(taskc->holder), own;
 
+	/* stopped while holding a futex: one boost, here (lock.bpf.h) */
+	if (hboost) {
+		struct cpu_ctx *cpuc = get_cpu_ctx();
+
+		taskc->holder = lavd_holder_next(taskc->holder, LAVD_HEV_DEADLINE);
+		if (cpuc)
+			cpuc->nr_holder_boost++;
+	}
 	own = lavd_lat_cri(freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
 			   freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
 			   taskc->avg_runtime, task_weight(p),
-			   static_boost(p) + taskc->wake_boost);
+			   static_boost(p) + taskc->wake_boost + hboost);
 	taskc->wake_boost = 0;
 	taskc->lat_cri = lavd_lat_cri_inherit(own, taskc->lat_cri_waker,
 					      taskc->lat_cri_wakee);
@@ -245,18 +262,6 @@ static __always_inline void advance_clock(u64 vdeadline)
 		    __sync_val_compare_and_swap(&cur_logical_clk, clk, next) == clk)
 			return;
 	}
-}
-
-/*
- * Slice for the task's next run. The core gives every task the system
- * slice; issue 5 adds the slice boost for long bursts and lock holders
- * and the cap while pinned tasks wait.
- */
-static __always_inline u64 calc_task_slice(struct task_struct *p,
-					   struct task_ctx *taskc)
-{
-	taskc->slice = READ_ONCE(sys_slice);
-	return taskc->slice;
 }
 
 #endif

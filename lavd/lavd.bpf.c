@@ -11,13 +11,20 @@
  * the more latency-critical it is (wakes and sleeps often, runs briefly,
  * woken by interrupts or critical tasks) and moves away while it is
  * greedy (more service than the average runnable task). Waking tasks go
- * straight to an idle CPU when there is one. The slice adapts to keep
- * the queue's latency near 10 ms.
+ * straight to an idle CPU when there is one; when none is, a
+ * latency-critical one evicts a less critical running task. The slice
+ * adapts to keep the queue's latency near 10 ms, is boosted for long
+ * runners while there is room, and capped while pinned tasks wait.
+ * Probable futex holders are not evicted and get one slice extension.
  */
 #include "lavd.bpf.h"
 #include "lat_cri.bpf.h"
+#include "lock.bpf.h"
+#include "slice.bpf.h"
+#include "pinned.bpf.h"
 #include "idle.bpf.h"
 #include "preempt.bpf.h"
+#include "sample.bpf.h"
 #include "sys_stat.bpf.h"
 
 char _license[] SEC("license") = "GPL";
@@ -38,8 +45,11 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 	if (!taskc || READ_ONCE(debug_stall))
 		return prev_cpu;
 	cpu = pick_cpu(p, taskc, prev_cpu, wake_flags, &is_idle);
+	taskc->direct = is_idle;
 	if (is_idle) {
-		lavd_dsq_insert(p, SCX_DSQ_LOCAL, calc_task_slice(p, taskc), 0);
+		taskc->last_enq_clk = lavd_now();
+		taskc->pinned_q = false;
+		lavd_dsq_insert(p, SCX_DSQ_LOCAL, READ_ONCE(sys_slice), 0);
 		cpuc = get_cpu_ctx();
 		if (cpuc) {
 			cpuc->nr_direct++;
@@ -52,8 +62,11 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 /*
  * ops.enqueue: the task needs a CPU and was not placed directly. Tasks
  * that must stay where they are (migration disabled, exiting) go to their
- * CPU's local queue; the others get a virtual deadline and join their
- * LLC's queue, or go straight to their CPU if it is idle.
+ * CPU's local queue. The others get a virtual deadline; then, in order:
+ * their CPU if it went idle; a task pinned to one CPU joins that CPU's
+ * pinned queue; an idle CPU of the LLC is woken for the shared queue;
+ * failing that a latency-critical task may evict a running one
+ * (preempt.bpf.h); else it waits in its LLC's queue.
  */
 SEC("struct_ops/lavd_enqueue")
 void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
@@ -62,18 +75,20 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	struct cpu_ctx *cpuc = get_cpu_ctx();
 	s32 cpu = scx_bpf_task_cpu(p);
 	u32 llc = cpu_to_llc(cpu);
-	u64 slice, vdl;
+	u64 slice = READ_ONCE(sys_slice), vdl;
 
 	if (!taskc || !cpuc) {
 		/* No context (allocation failed): the kernel's global FIFO
 		 * queue still gets the task run. */
-		lavd_dsq_insert(p, SCX_DSQ_GLOBAL, READ_ONCE(sys_slice), enq_flags);
+		lavd_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
 		return;
 	}
 	cpuc->nr_enq++;
 	if (enq_flags & SCX_ENQ_REENQ)
 		cpuc->nr_reenq++;	/* handed back by ops.cpu_release */
-	slice = calc_task_slice(p, taskc);
+	taskc->last_enq_clk = lavd_now();
+	taskc->direct = false;
+	taskc->pinned_q = false;
 
 	/* Bound to this CPU now, or dying: keep it there, wake the CPU. */
 	if (is_migration_disabled(p) || (p->flags & PF_EXITING)) {
@@ -87,24 +102,37 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	 * lat_cri without the wakeup boosts. Wakeups were handled in
 	 * ops.runnable. */
 	if (!(enq_flags & SCX_ENQ_WAKEUP))
-		update_lat_cri(p, taskc, lavd_now());
+		update_lat_cri(p, taskc, taskc->last_enq_clk);
 	vdl = calc_vdeadline(p, taskc);
 	if (taskc->greedy)
 		cpuc->nr_greedy++;
 
+	if (READ_ONCE(debug_stall)) {
+		lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
+		return;
+	}
+
 	/* Its CPU went idle meanwhile (e.g. a pinned wakeup that skipped
 	 * select_cpu): run it there now. */
-	if (!READ_ONCE(debug_stall) && scx_bpf_test_and_clear_cpu_idle(cpu)) {
+	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 		cpuc->nr_direct++;
+		taskc->direct = true;
 		lavd_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice, enq_flags);
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 		return;
 	}
 
-	lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
-	if (!READ_ONCE(debug_stall))
-		kick_idle_cpu_for(p, llc);
-	try_preempt(p, taskc);
+	if (is_pinned(p)) {
+		if (try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
+			return;
+		taskc->pinned_q = true;
+		enqueue_pinned(p, cpu, slice, vdl, enq_flags, cpuc);
+		return;
+	}
+
+	if (kick_idle_cpu_for(p, llc) ||
+	    !try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
+		lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
 }
 
 struct steal_ctx {
@@ -124,10 +152,11 @@ static long steal_from_llc(u64 idx, void *data)
 }
 
 /*
- * ops.dispatch: this CPU has nothing to run. Take the earliest deadline
- * of its own LLC, else steal from another LLC (work conservation); if all
- * are empty, let the previous task go on with a fresh slice rather than
- * idling the CPU.
+ * ops.dispatch: this CPU has nothing to run. A futex holder whose slice
+ * ran out keeps the CPU for one more slice. Otherwise take the earliest
+ * deadline of this CPU's pinned queue and its LLC's queue, else steal
+ * from another LLC (work conservation); if all are empty, let the
+ * previous task go on with a fresh slice rather than idling the CPU.
  */
 SEC("struct_ops/lavd_dispatch")
 void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
@@ -135,11 +164,16 @@ void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 	struct cpu_ctx *cpuc = get_cpu_ctx();
 	u32 own = cpu_to_llc(cpu);
 
+	if (!cpuc)
+		return;
 	if (READ_ONCE(debug_stall)) {
-		if (cpuc)
-			cpuc->nr_stall_skips++;
+		cpuc->nr_stall_skips++;
 		return;
 	}
+	if (extend_holder(prev, cpuc))
+		return;
+	if (dispatch_pinned_first(cpu, own))
+		return;
 	if (lavd_dsq_move_to_local(llc_dsq(own)))
 		return;
 	if (nr_llcs > 1) {
@@ -147,16 +181,15 @@ void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 
 		bpf_loop(nr_llcs, steal_from_llc, &sc, 0);
 		if (sc.found) {
-			if (cpuc)
-				cpuc->nr_steal++;
+			cpuc->nr_steal++;
 			return;
 		}
 	}
+	if (lavd_dsq_move_to_local(cpu_dsq(cpu)))
+		return;
 	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
-		struct task_ctx *taskc = get_task_ctx(prev);
-
-		prev->scx.slice = taskc ? calc_task_slice(prev, taskc) :
-					  READ_ONCE(sys_slice);
+		lavd_set_slice(prev, READ_ONCE(sys_slice));
+		cpuc->nr_keep++;
 	}
 }
 
@@ -184,25 +217,42 @@ void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 
 /*
  * ops.running: the task got a CPU. Advance the logical clock towards its
- * deadline, note what this CPU runs (for issue 5's victim choice) and
- * count the schedule for the statistics.
+ * deadline, give it its slice for this CPU (slice.bpf.h), and note what
+ * this CPU runs for the victim choice of other CPUs' wakeups.
  */
 SEC("struct_ops/lavd_running")
 void BPF_PROG(lavd_running, struct task_struct *p)
 {
 	struct task_ctx *taskc = get_task_ctx(p);
 	struct cpu_ctx *cpuc = get_cpu_ctx();
-	u64 now = lavd_now();
+	s32 cpu = bpf_get_smp_processor_id();
+	u64 now = lavd_now(), slice, stop;
 
 	if (!taskc || !cpuc)
 		return;
 	if (debug_verifier_reject)	/* see lavd.bpf.h */
 		now += *(volatile u64 *)((char *)p + sizeof(*p) + 64);
 	taskc->last_running_clk = now;
+	taskc->wait_ns = taskc->last_enq_clk && now > taskc->last_enq_clk ?
+			 now - taskc->last_enq_clk : 0;
+	taskc->clk_at_run = READ_ONCE(cur_logical_clk);
+	taskc->preempted_by = 0;
 	advance_clock(taskc->vdeadline);
 
+	slice = slice_for_run(p, taskc, cpu, cpuc);
+	lavd_set_slice(p, slice);
+	stop = lavd_est_stop(now, taskc->avg_runtime, slice);
+
 	cpuc->running_lat_cri = taskc->lat_cri;
-	cpuc->running_stop_clk = now + p->scx.slice;
+	cpuc->running_clk = now;
+	cpuc->busy_mark = now;
+	cpuc->running_slice = slice;
+	cpuc->running_pid = (u32)p->pid;
+	cpuc->preempt_by = 0;
+	cpuc->running_flags = CPUF_RUNNING | (taskc->slice_boosted ? CPUF_BOOSTED : 0) |
+			      ((taskc->holder & LAVD_HOLDER) ? CPUF_HOLDER : 0) |
+			      (cpuc->running_flags & CPUF_RT);
+	WRITE_ONCE(cpuc->running_stop_clk, stop ? stop : 1);
 	cpuc->nr_sched++;
 	cpuc->sum_lat_cri += taskc->lat_cri;
 	if (taskc->lat_cri > cpuc->max_lat_cri)
@@ -211,14 +261,65 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 		cpuc->nr_lat_cri++;
 }
 
-/* ops.stopping: the task leaves the CPU; charge what it ran. */
+/*
+ * ops.tick: the running task is one tick further. Remember the tick's
+ * phase (an eviction by slice := 1 lands on the next one), account busy
+ * time for the utilisation, and stop the task if pinned tasks have waited
+ * here for the pinned cap.
+ */
+SEC("struct_ops/lavd_tick")
+void BPF_PROG(lavd_tick, struct task_struct *p)
+{
+	struct cpu_ctx *cpuc = get_cpu_ctx();
+	u64 now = lavd_now();
+
+	if (!cpuc)
+		return;
+	if (!tick_ns_cfg && cpuc->last_tick_clk && now > cpuc->last_tick_clk)
+		WRITE_ONCE(tick_ns_est, lavd_tick_learn(READ_ONCE(tick_ns_est),
+							now - cpuc->last_tick_clk));
+	WRITE_ONCE(cpuc->last_tick_clk, now);
+	if (now > cpuc->busy_mark) {
+		cpuc->busy_ns += now - cpuc->busy_mark;
+		cpuc->busy_mark = now;
+	}
+	if (pinned_slice_ns && now - cpuc->running_clk >= pinned_slice_ns &&
+	    nr_pinned_waiting(bpf_get_smp_processor_id())) {
+		lavd_set_slice(p, 0);
+		cpuc->nr_pinned_cap++;
+	}
+}
+
+/*
+ * ops.stopping: the task leaves the CPU. Charge what it ran, end its
+ * holder state for this run (a holder that stops still holding gets a
+ * boost next time, lock.bpf.h), take a sample if one is due, and mark the
+ * CPU as running nothing of ours.
+ */
 SEC("struct_ops/lavd_stopping")
 void BPF_PROG(lavd_stopping, struct task_struct *p, bool runnable)
 {
 	struct task_ctx *taskc = get_task_ctx(p);
+	struct cpu_ctx *cpuc = get_cpu_ctx();
+	u64 now = lavd_now(), ran;
 
-	if (taskc)
-		note_run_end(p, taskc, lavd_now());
+	if (!taskc || !cpuc)
+		return;
+	ran = now > taskc->last_running_clk ? now - taskc->last_running_clk : 0;
+	note_run_end(p, taskc, now);
+	if (now > cpuc->busy_mark)
+		cpuc->busy_ns += now - cpuc->busy_mark;
+	cpuc->busy_mark = now;
+	if (runnable)
+		taskc->preempted_by = READ_ONCE(cpuc->preempt_by);
+	maybe_sample(p, taskc, cpuc, bpf_get_smp_processor_id(), ran, runnable);
+	taskc->holder = lavd_holder_next(taskc->holder, LAVD_HEV_STOP);
+
+	cpuc->running_flags &= CPUF_RT;
+	WRITE_ONCE(cpuc->running_stop_clk, 0);
+	cpuc->running_lat_cri = 0;
+	cpuc->running_pid = 0;
+	cpuc->preempt_by = 0;
 }
 
 /*
@@ -246,8 +347,23 @@ void BPF_PROG(lavd_quiescent, struct task_struct *p, u64 deq_flags)
 SEC("struct_ops/lavd_cpu_release")
 void BPF_PROG(lavd_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
 {
+	struct cpu_ctx *cpuc = get_cpu_ctx();
+
+	/* not a victim for lavd's wakeups while the RT/DL task runs */
+	if (cpuc)
+		cpuc->running_flags |= CPUF_RT;
 	/* each task comes back through ops.enqueue with SCX_ENQ_REENQ */
 	lavd_reenqueue_local();
+}
+
+/* ops.cpu_acquire: the CPU is back from the RT/DL classes. */
+SEC("struct_ops/lavd_cpu_acquire")
+void BPF_PROG(lavd_cpu_acquire, s32 cpu, struct scx_cpu_acquire_args *args)
+{
+	struct cpu_ctx *cpuc = get_cpu_ctx();
+
+	if (cpuc)
+		cpuc->running_flags &= ~CPUF_RT;
 }
 
 /*
@@ -271,6 +387,7 @@ s32 BPF_PROG(lavd_init_task, struct task_struct *p, struct scx_init_task_args *a
 	taskc->last_quiescent_clk = now;
 	taskc->svc = args->fork ? avg + lavd_lag_max(task_weight(p)) : avg;
 	taskc->slice = READ_ONCE(sys_slice);
+	taskc->futex_op = -1;
 	/* unknown burst length: assume a full slice, not "very short" */
 	taskc->avg_runtime = taskc->slice;
 	return 0;
@@ -355,9 +472,12 @@ s32 BPF_PROG(lavd_init)
 	s32 err = 0;
 
 	WRITE_ONCE(cur_logical_clk, LAVD_DL_COMPETE_WINDOW);
+	WRITE_ONCE(tick_ns_est, tick_ns_cfg ? tick_ns_cfg : LAVD_TICK_NS_DFL);
 	bpf_loop(nr_llcs, init_llc, &err, 0);
 	if (!err)
 		bpf_loop(nr_cpu_ids, init_cpu, &err, 0);
+	if (!err)
+		bpf_loop(nr_cpu_ids, init_pinned_dsq, &err, 0);
 	if (!err)
 		err = sys_stat_init();
 	return err;
@@ -394,8 +514,10 @@ struct sched_ext_ops lavd_ops = {
 	.dispatch	= (void *)lavd_dispatch,
 	.runnable	= (void *)lavd_runnable,
 	.running	= (void *)lavd_running,
+	.tick		= (void *)lavd_tick,
 	.stopping	= (void *)lavd_stopping,
 	.quiescent	= (void *)lavd_quiescent,
+	.cpu_acquire	= (void *)lavd_cpu_acquire,
 	.cpu_release	= (void *)lavd_cpu_release,
 	.init_task	= (void *)lavd_init_task,
 	.exit_task	= (void *)lavd_exit_task,

@@ -8,8 +8,13 @@
  *   sys_stat.bpf.h  10 ms timer: queue length, slice, published statistics
  *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,
  *                   the runnable-service average for EEVDF-style lag
+ *   lock.bpf.h      futex lock-holder tracking (fexit or syscall tracepoints)
+ *   slice.bpf.h     per-task slice: boost for long runners, pinned-task cap,
+ *                   remote shrink, the holder's slice extension
+ *   pinned.bpf.h    per-CPU queues for tasks pinned to one CPU
  *   idle.bpf.h      CPU selection for a waking task
- *   preempt.bpf.h   seam for wakeup preemption (issue 5)
+ *   preempt.bpf.h   wake-up preemption: victim choice and eviction
+ *   sample.bpf.h    sampled scheduling decisions into a ring buffer
  */
 #ifndef LAVD_BPF_H
 #define LAVD_BPF_H
@@ -49,8 +54,17 @@ const volatile u16 cpu_capacity[LAVD_MAX_CPUS];	/* for issue 6 (big/little) */
 const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling; for issue 6 */
 const volatile u64 slice_min_ns = LAVD_SLICE_MIN_DFL;
 const volatile u64 slice_max_ns = LAVD_SLICE_MAX_DFL;
-const volatile u32 preempt_shift = 6;	/* used by issue 5's preemption */
+const volatile u32 preempt_shift = LAVD_PREEMPT_SHIFT_DFL;
 const volatile bool no_wake_sync;
+const volatile bool no_preemption;
+const volatile bool no_futex_boost;
+const volatile bool no_slice_boost;
+/* cap on a running task's slice while pinned tasks wait for its CPU */
+const volatile u64 pinned_slice_ns = 5ULL * LAVD_NSEC_PER_MSEC;
+/* LAVD_KICK_*: how an eviction takes effect (--debug-preempt-kick) */
+const volatile u32 preempt_kick;
+/* the kernel's tick period if the loader knows CONFIG_HZ, else 0 (learnt) */
+const volatile u64 tick_ns_cfg;
 const volatile bool verbose;
 /*
  * Debug knob for the error-path test: when set before load, ops.running
@@ -98,6 +112,20 @@ struct task_ctx {
 	u64 slice;		/* slice of its current/next run */
 	bool greedy;		/* negative lag at the last enqueue */
 	bool sync_wakeup;	/* select_cpu saw SCX_WAKE_SYNC */
+	bool slice_boosted;	/* its current slice exceeds the system slice */
+	bool pinned_q;		/* last queued on a per-CPU pinned queue */
+	bool direct;		/* last placed directly on an idle CPU */
+	/* futex lock holder (LAVD_HOLDER* of policy.h) */
+	u32 holder;
+	s32 futex_op;		/* tracepoint path: the op of the call in flight */
+	/* for the per-task samples */
+	u64 last_enq_clk;	/* when it last became ready to run */
+	u64 clk_at_run;		/* the logical clock when it last started */
+	u64 wait_ns;		/* ready -> running delay of the current run */
+	u32 waker_pid;		/* who woke it last (0: interrupt/kernel/self) */
+	u32 preempted_by;	/* pid of the wakee that evicted its last run */
+	u32 wake_irq;		/* last woken from: 0 a task, 1 hardirq, 2 softirq */
+	char waker_comm[16];
 };
 
 struct {
@@ -122,11 +150,43 @@ struct cpu_ctx {
 	u64 nr_stall_skips;
 	u64 sum_lat_cri;	/* lat_cri of the tasks run, for the average */
 	u64 max_lat_cri;	/* largest since the timer last looked */
-	/* what runs here now (for issue 5's victim choice) */
+	/* issue 5 counters */
+	u64 nr_preempt;
+	u64 nr_preempt_kick;
+	u64 nr_preempt_try;
+	u64 nr_preempt_spared;
+	u64 nr_futex_lock;
+	u64 nr_futex_unlock;
+	u64 nr_holder_ext;
+	u64 nr_holder_boost;
+	u64 nr_slice_boost;
+	u64 nr_slice_shrink;
+	u64 nr_pinned;
+	u64 nr_pinned_cap;
+	u64 nr_samples_lost;
+	u64 nr_keep;
+	u64 busy_ns;		/* time lavd's tasks ran here (utilisation) */
+	/*
+	 * What runs here now, for the victim choice and slice control. Other
+	 * CPUs read these without locks: a stale value costs at most one
+	 * wrong or missed eviction.
+	 */
 	u64 running_lat_cri;
-	u64 running_stop_clk;	/* when the running task's slice ends */
+	u64 running_stop_clk;	/* estimated stop; 0: claimed by an eviction */
+	u64 running_clk;	/* when it started */
+	u64 running_slice;	/* the slice it got */
+	u64 busy_mark;		/* busy_ns accounted up to here */
+	u32 running_pid;
+	u32 running_flags;	/* CPUF_* */
+	u32 preempt_by;		/* pid of the wakee that evicted the running task */
+	u64 last_tick_clk;	/* last ops.tick here */
 	struct bpf_cpumask __kptr *tmp_mask;	/* scratch for mask ANDs */
 };
+
+#define CPUF_RUNNING	(1u << 0)	/* one of lavd's tasks runs here */
+#define CPUF_HOLDER	(1u << 1)	/* ... and it probably holds a futex */
+#define CPUF_BOOSTED	(1u << 2)	/* ... with a boosted slice */
+#define CPUF_RT		(1u << 3)	/* an RT/DL task took this CPU */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -167,7 +227,13 @@ u64 rq_nr;		/* how many tasks are runnable */
 u64 avg_svc_last;	/* last average, kept while nothing is runnable */
 u64 sys_slice = LAVD_SLICE_MAX_DFL;	/* recomputed by the timer */
 u64 lat_cri_thresh;	/* "latency-critical" threshold (running average) */
+u64 lat_cri_preempt;	/* preemption threshold (policy.h lavd_preempt_thresh) */
 u64 nr_queued_last;	/* queued tasks at the last timer tick */
+bool sys_room;		/* slice boost: the system has room (timer) */
+u64 util_pct_last;	/* CPU utilisation of the last interval, % */
+u64 tick_ns_est;	/* tick period in use (tick_ns_cfg or learnt) */
+u64 sample_prob;	/* chance (of 2^32) that a schedule is sampled */
+u64 futex_path;		/* LAVD_FUTEX_*: written by the loader after attach */
 
 #define SVC_SHIFT 10	/* sums in ~us keep weight * svc far from overflow */
 
@@ -177,11 +243,22 @@ static __always_inline u64 llc_dsq(u32 llc)
 	return llc;
 }
 
+/* Queue of the tasks pinned to one CPU: ids after the LLC queues. */
+static __always_inline u64 cpu_dsq(s32 cpu)
+{
+	return LAVD_MAX_LLCS + (u32)cpu;
+}
+
 static __always_inline u32 cpu_to_llc(s32 cpu)
 {
-	if (cpu < 0 || cpu >= LAVD_MAX_CPUS)
+	/* unsigned index, checked on the register used: the verifier loses
+	 * bounds across a sign extension */
+	u32 c = (u32)cpu;
+
+	if (c >= LAVD_MAX_CPUS)
 		return 0;
-	return cpu_llc[cpu] < LAVD_MAX_LLCS ? cpu_llc[cpu] : 0;
+	barrier_var(c);
+	return cpu_llc[c] < LAVD_MAX_LLCS ? cpu_llc[c] : 0;
 }
 
 static __always_inline struct task_ctx *get_task_ctx(struct task_struct *p)
@@ -215,17 +292,37 @@ static __always_inline bool is_kthread(const struct task_struct *p)
 	return p->flags & PF_KTHREAD;
 }
 
+/*
+ * Migration disabled right now (migrate_disable() in the kernel). The BPF
+ * trampoline that runs every callback disables migration of the *current*
+ * task itself, so for p == current a count of 1 is our own and means
+ * nothing; only a count above 1 does. (Reading the count plainly made
+ * every task that is requeued on its own CPU - a CPU hog whose slice
+ * ran out - look migration-disabled: it went straight back to its CPU's
+ * local queue and ran again ahead of every queued deadline.)
+ */
 static __always_inline bool is_migration_disabled(const struct task_struct *p)
 {
-	if (bpf_core_field_exists(p->migration_disabled))
-		return p->migration_disabled;
-	return false;
+	unsigned short n;
+
+	if (!bpf_core_field_exists(p->migration_disabled))
+		return false;
+	n = p->migration_disabled;
+	if (n == 1)
+		return (const struct task_struct *)bpf_get_current_task_btf() != p;
+	return n > 1;
 }
 
 /* Affinity covers every online CPU: no mask ANDs needed when placing. */
 static __always_inline bool runs_anywhere(const struct task_struct *p)
 {
 	return p->nr_cpus_allowed >= nr_cpus_online;
+}
+
+/* Pinned for good (affinity of one CPU), not just migration-disabled. */
+static __always_inline bool is_pinned(const struct task_struct *p)
+{
+	return p->nr_cpus_allowed == 1 && !is_migration_disabled(p);
 }
 
 static __always_inline u64 task_weight(const struct task_struct *p)

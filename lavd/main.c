@@ -6,7 +6,13 @@
  * SIGTERM, printing statistics on request. On the way out it prints the
  * kernel's exit reason; when the kernel asks for a restart (CPU hotplug)
  * it loads again with the new topology. --monitor watches a running
- * instance's statistics read-only.
+ * instance's statistics (and, with --monitor-sched-samples, its sampled
+ * scheduling decisions) without loading a second scheduler.
+ *
+ * Futex lock-holder tracking attaches fexit programs to the kernel's futex
+ * functions when the kernel has them and allows it, else the futex
+ * system-call tracepoints; the path taken is printed at attach and in
+ * every statistics line.
  *
  * Exit status: 0 stopped by SIGINT/SIGTERM (or --help/--version);
  * 1 the run failed: no sched_ext, missing privileges, another scheduler
@@ -32,6 +38,7 @@
 #include <bpf/libbpf.h>
 
 #include "intf.h"
+#include "kinfo.h"
 #include "policy.h"
 #include "report.h"
 #include "topo.h"
@@ -52,8 +59,12 @@ typedef __s64 s64;
 #define LOG_KEEP (256 * 1024)
 
 static struct {
-	uint64_t slice_min_us, slice_max_us, preempt_shift;
+	uint64_t slice_min_us, slice_max_us, preempt_shift, pinned_slice_us;
 	bool no_wake_sync, partial, verbose;
+	bool no_preemption, no_futex_boost, no_slice_boost;
+	uint64_t samples;	/* --monitor-sched-samples N per second */
+	int preempt_kick;	/* LAVD_KICK_* */
+	const char *futex_force;	/* --debug-futex-path fexit|tracepoint */
 	double stats_s, monitor_s;
 	uint64_t watchdog_ms;
 	double stall_after_s;	/* < 0: never */
@@ -63,7 +74,8 @@ static struct {
 } opt = {
 	.slice_min_us = LAVD_SLICE_MIN_DFL / 1000,
 	.slice_max_us = LAVD_SLICE_MAX_DFL / 1000,
-	.preempt_shift = 6,
+	.preempt_shift = LAVD_PREEMPT_SHIFT_DFL,
+	.pinned_slice_us = 5000,
 	.stall_after_s = -1,
 	.sysfs = "/sys",
 };
@@ -276,6 +288,166 @@ static void print_prog_costs(struct lavd *skel)
 	fflush(stdout);
 }
 
+/* ---- futex lock-holder programs ---- */
+
+struct futex_prog {
+	struct bpf_program *prog;
+	const char *target;	/* kernel function (fexit) or NULL (tracepoint) */
+	struct bpf_link *link;
+};
+
+#define NR_FUTEX_PROGS 13
+
+static int futex_progs(struct lavd *skel, struct futex_prog *fp)
+{
+	struct futex_prog all[NR_FUTEX_PROGS] = {
+		{ skel->progs.lavd_fexit_futex_wait, "__futex_wait", NULL },
+		{ skel->progs.lavd_fexit_futex_wait_old, "futex_wait", NULL },
+		{ skel->progs.lavd_fexit_futex_waitv, "futex_wait_multiple", NULL },
+		{ skel->progs.lavd_fexit_futex_wait_rq_pi, "futex_wait_requeue_pi", NULL },
+		{ skel->progs.lavd_fexit_futex_lock_pi, "futex_lock_pi", NULL },
+		{ skel->progs.lavd_fexit_futex_wake, "futex_wake", NULL },
+		{ skel->progs.lavd_fexit_futex_wake_op, "futex_wake_op", NULL },
+		{ skel->progs.lavd_fexit_futex_unlock_pi, "futex_unlock_pi", NULL },
+		{ skel->progs.lavd_tp_enter_futex, NULL, NULL },
+		{ skel->progs.lavd_tp_exit_futex, NULL, NULL },
+		{ skel->progs.lavd_tp_exit_futex_wait, NULL, NULL },
+		{ skel->progs.lavd_tp_exit_futex_waitv, NULL, NULL },
+		{ skel->progs.lavd_tp_exit_futex_wake, NULL, NULL },
+	};
+
+	memcpy(fp, all, sizeof(all));
+	return NR_FUTEX_PROGS;
+}
+
+/* The tracepoint a tp program attaches to exists (tracefs mounted). */
+static bool tracepoint_exists(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);	/* tracepoint/syscalls/x */
+	const char *ev = strchr(sec, '/');
+	char path[256];
+
+	if (!ev)
+		return false;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/events%s/id",
+			 i ? "/sys/kernel/debug/tracing" : "/sys/kernel/tracing", ev);
+		if (access(path, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Which futex programs load. With want_fexit: the fexit programs whose
+ * kernel function exists in the kernel's BTF (__futex_wait replaces
+ * futex_wait when both exist), if the central ones (a wait and
+ * futex_wake) are there. Otherwise the tracepoint programs whose event
+ * exists. Returns the LAVD_FUTEX_* path the loaded programs give.
+ */
+static int choose_futex_progs(struct lavd *skel, const struct btf *kbtf,
+			      bool want_fexit)
+{
+	struct futex_prog fp[NR_FUTEX_PROGS];
+	int n = futex_progs(skel, fp), nr = 0;
+	bool has_new_wait = kbtf &&
+		btf__find_by_name_kind(kbtf, "__futex_wait", BTF_KIND_FUNC) > 0;
+	bool fexit = want_fexit && kbtf &&
+		(has_new_wait ||
+		 btf__find_by_name_kind(kbtf, "futex_wait", BTF_KIND_FUNC) > 0) &&
+		btf__find_by_name_kind(kbtf, "futex_wake", BTF_KIND_FUNC) > 0;
+
+	for (int i = 0; i < n; i++) {
+		bool on;
+
+		if (opt.no_futex_boost)
+			on = false;
+		else if (fp[i].target)
+			on = fexit &&
+			     btf__find_by_name_kind(kbtf, fp[i].target, BTF_KIND_FUNC) > 0 &&
+			     !(has_new_wait && !strcmp(fp[i].target, "futex_wait"));
+		else
+			on = !fexit && tracepoint_exists(fp[i].prog);
+		bpf_program__set_autoload(fp[i].prog, on);
+		nr += on;
+	}
+	if (!nr)
+		return LAVD_FUTEX_OFF;
+	return fexit ? LAVD_FUTEX_FEXIT : LAVD_FUTEX_TP;
+}
+
+static void detach_futex(struct futex_prog *fp, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (fp[i].link)
+			bpf_link__destroy(fp[i].link);
+		fp[i].link = NULL;
+	}
+}
+
+/*
+ * Attaches the loaded futex programs (links stay in fp; detach_futex()
+ * frees them). Returns 0, or -1 after detaching what was attached.
+ */
+static int attach_futex(struct futex_prog *fp, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!bpf_program__autoload(fp[i].prog))
+			continue;
+		fp[i].link = bpf_program__attach(fp[i].prog);
+		if (!fp[i].link) {
+			gs_warn("futex tracking: attaching %s failed: %s",
+				bpf_program__name(fp[i].prog), strerror(errno));
+			detach_futex(fp, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Did the load fail on one of the fexit futex programs (libbpf's log)? */
+static bool fexit_refused(void)
+{
+	const char *p = liblog;
+
+	while (p && (p = strstr(p, "prog 'lavd_fexit_")) != NULL) {
+		const char *eol = strchr(p, '\n');
+		const char *f = strstr(p, "failed to load");
+
+		if (f && (!eol || f < eol))
+			return true;
+		p = eol;
+	}
+	return false;
+}
+
+/* ---- sampled scheduling decisions (ring buffer) ---- */
+
+static double samples_t0;
+
+static int on_sample(void *ctx, void *data, size_t len)
+{
+	char line[512];
+
+	(void)ctx;
+	if (len < sizeof(struct lavd_sample))
+		return 0;
+	lavd_sample_line(line, sizeof(line), data,
+			 (double)((const struct lavd_sample *)data)->now_ns / 1e9 -
+			 samples_t0);
+	puts(line);
+	return 0;
+}
+
+/* Asks the instance whose control map is ctl_fd for N samples a second. */
+static int set_samples(int ctl_fd, uint64_t n)
+{
+	struct lavd_ctl c = { .samples_per_s = n, .owner_pid = n ? (uint64_t)getpid() : 0 };
+	__u32 zero = 0;
+
+	return bpf_map_update_elem(ctl_fd, &zero, &c, BPF_ANY);
+}
+
 /* ---- one load-attach-run cycle ---- */
 
 enum cycle_result { CYCLE_STOPPED, CYCLE_RESTART, CYCLE_FAILED };
@@ -321,32 +493,34 @@ static void report_exit(struct lavd *skel, bool ours)
 	fflush(stdout);
 }
 
-static enum cycle_result run_once(int cycle)
+/* Opens the skeleton and fills in topology and options; NULL on failure. */
+static struct lavd *open_configured(struct lavd_topo *topo, bool want_fexit,
+				    int *path, unsigned hz)
 {
 	struct lavd *skel;
-	struct bpf_link *link = NULL;
-	struct lavd_topo topo;
 	struct btf *kbtf;
-	struct lavd_stats prev = { 0 }, cur;
-	enum cycle_result res = CYCLE_FAILED;
-	double t_attach, next_stats, last_stats;
 	uint64_t flags;
-	bool stalled = false;
-	int err, stats_fd;
 
-	liblog_len = 0;
 	skel = lavd__open();
 	if (!skel) {
 		gs_warn("cannot open the BPF object: %s", strerror(errno));
 		print_log_tail(20);
-		return CYCLE_FAILED;
+		return NULL;
 	}
-	if (fill_topology(skel, &topo) != 0)
-		goto out;
+	if (fill_topology(skel, topo) != 0) {
+		lavd__destroy(skel);
+		return NULL;
+	}
 	skel->rodata->slice_min_ns = opt.slice_min_us * 1000;
 	skel->rodata->slice_max_ns = opt.slice_max_us * 1000;
 	skel->rodata->preempt_shift = (__u32)opt.preempt_shift;
 	skel->rodata->no_wake_sync = opt.no_wake_sync;
+	skel->rodata->no_preemption = opt.no_preemption;
+	skel->rodata->no_futex_boost = opt.no_futex_boost;
+	skel->rodata->no_slice_boost = opt.no_slice_boost;
+	skel->rodata->pinned_slice_ns = opt.pinned_slice_us * 1000;
+	skel->rodata->preempt_kick = (__u32)opt.preempt_kick;
+	skel->rodata->tick_ns_cfg = hz ? 1000000000ULL / hz : 0;
 	skel->rodata->verbose = opt.verbose;
 	skel->rodata->debug_verifier_reject = opt.verifier_reject;
 
@@ -357,20 +531,73 @@ static enum cycle_result run_once(int cycle)
 		kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_MIGRATION_DISABLED");
 	if (opt.partial)
 		flags |= kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_SWITCH_PARTIAL");
+	*path = choose_futex_progs(skel, kbtf, want_fexit);
 	btf__free(kbtf);
 	skel->struct_ops.lavd_ops->flags = flags;
 	skel->struct_ops.lavd_ops->timeout_ms = (unsigned int)opt.watchdog_ms;
 	skel->struct_ops.lavd_ops->exit_dump_len = LAVD_EXIT_DUMP_LEN;
 	skel->struct_ops.lavd_ops->hotplug_seq =
 		(unsigned long long)read_long(SCX_DIR "/hotplug_seq", 0);
+	return skel;
+}
 
-	err = lavd__load(skel);
-	if (err) {
-		gs_warn("the kernel refused to load the BPF scheduler: %s",
-			strerror(-err));
-		print_log_tail(40);
-		goto out;
+static enum cycle_result run_once(int cycle)
+{
+	struct lavd *skel = NULL;
+	struct bpf_link *link = NULL;
+	struct lavd_topo topo;
+	struct lavd_stats prev = { 0 }, cur;
+	struct futex_prog fp[NR_FUTEX_PROGS];
+	struct ring_buffer *rb = NULL;
+	enum cycle_result res = CYCLE_FAILED;
+	double t_attach, next_stats, last_stats;
+	bool stalled = false;
+	bool want_fexit = !opt.futex_force || !strcmp(opt.futex_force, "fexit");
+	int err, stats_fd, nfp = 0, path = LAVD_FUTEX_OFF;
+	static unsigned hz;
+	static char hz_src[32];
+
+	if (!hz_src[0])
+		hz = lavd_kernel_hz(hz_src, sizeof(hz_src));
+	/*
+	 * Futex tracking by fexit where the kernel has the functions; if the
+	 * kernel refuses those programs (load or attach), everything is
+	 * loaded once more with the syscall tracepoints instead.
+	 */
+	for (int attempt = 0; ; attempt++) {
+		liblog_len = 0;
+		skel = open_configured(&topo, want_fexit && attempt == 0, &path, hz);
+		if (!skel)
+			return CYCLE_FAILED;
+		err = lavd__load(skel);
+		if (err) {
+			if (path == LAVD_FUTEX_FEXIT && fexit_refused()) {
+				gs_warn("the kernel refused the fexit futex programs (%s); "
+					"using the futex tracepoints", strerror(-err));
+				lavd__destroy(skel);
+				continue;
+			}
+			gs_warn("the kernel refused to load the BPF scheduler: %s",
+				strerror(-err));
+			print_log_tail(40);
+			goto out;
+		}
+		nfp = futex_progs(skel, fp);
+		if (path == LAVD_FUTEX_OFF || attach_futex(fp, nfp) == 0)
+			break;
+		if (path == LAVD_FUTEX_FEXIT) {
+			gs_warn("using the futex tracepoints instead of fexit");
+			lavd__destroy(skel);
+			nfp = 0;
+			continue;
+		}
+		path = LAVD_FUTEX_OFF;
+		break;
 	}
+	if (path == LAVD_FUTEX_OFF && !opt.no_futex_boost)
+		gs_warn("futex lock-holder tracking is unavailable (no fexit target "
+			"or syscall tracepoint could be used)");
+	skel->bss->futex_path = (__u64)path;
 
 	link = bpf_map__attach_struct_ops(skel->maps.lavd_ops);
 	if (!link) {
@@ -405,7 +632,24 @@ static enum cycle_result run_once(int cycle)
 	       (unsigned long long)opt.slice_max_us,
 	       opt.partial ? ", partial (SCHED_EXT tasks only)" : "",
 	       opt.no_wake_sync ? ", no wake sync" : "");
+	printf("lavd: preemption %s (shift %llu, %s), futex boost %s, slice boost %s, "
+	       "pinned slice %llu us, tick: HZ %u (%s)\n",
+	       opt.no_preemption ? "off" : "on", (unsigned long long)opt.preempt_shift,
+	       opt.preempt_kick == LAVD_KICK_NEVER ? "slice := 1 only" :
+	       opt.preempt_kick == LAVD_KICK_ALWAYS ? "IPI always" : "IPI when the tick is late",
+	       opt.no_futex_boost ? "off" : lavd_futex_path_str((__u64)path),
+	       opt.no_slice_boost ? "off" : "on",
+	       (unsigned long long)opt.pinned_slice_us, hz,
+	       hz ? hz_src : "unknown: learnt from the ticks");
 	fflush(stdout);
+
+	if (opt.samples) {
+		samples_t0 = t_attach;
+		rb = ring_buffer__new(bpf_map__fd(skel->maps.lavd_samples), on_sample,
+				      NULL, NULL);
+		if (!rb || set_samples(bpf_map__fd(skel->maps.lavd_ctl), opt.samples))
+			gs_warn("per-task samples are unavailable: %s", strerror(errno));
+	}
 
 	stats_fd = bpf_map__fd(skel->maps.lavd_stats);
 	next_stats = last_stats = t_attach + opt.stats_s;
@@ -431,6 +675,8 @@ static enum cycle_result run_once(int cycle)
 			res = CYCLE_STOPPED;
 			break;
 		}
+		if (rb)
+			ring_buffer__consume(rb);
 		t = now_s();
 		if (opt.stall_after_s >= 0 && !stalled &&
 		    t - t_attach >= opt.stall_after_s) {
@@ -452,22 +698,28 @@ static enum cycle_result run_once(int cycle)
 		}
 		nanosleep(&ts, NULL);
 	}
+	if (rb) {
+		ring_buffer__consume(rb);
+		ring_buffer__free(rb);
+	}
 	print_prog_costs(skel);
 out:
 	if (link)
 		bpf_link__destroy(link);
+	detach_futex(fp, nfp);
 	lavd__destroy(skel);
 	return res;
 }
 
 /* ---- --monitor: a running instance's statistics, read-only ---- */
 
-static int find_stats_map(void)
+/* A map of a running instance by name (and value size); -1 if none. */
+static int find_map(const char *name, __u32 value_size, __u32 flags)
 {
 	__u32 id = 0;
 
 	while (bpf_map_get_next_id(id, &id) == 0) {
-		LIBBPF_OPTS(bpf_get_fd_by_id_opts, o, .open_flags = BPF_F_RDONLY);
+		LIBBPF_OPTS(bpf_get_fd_by_id_opts, o, .open_flags = flags);
 		struct bpf_map_info info = { 0 };
 		__u32 len = sizeof(info);
 		int fd = bpf_map_get_fd_by_id_opts(id, &o);
@@ -475,44 +727,98 @@ static int find_stats_map(void)
 		if (fd < 0)
 			continue;
 		if (bpf_map_get_info_by_fd(fd, &info, &len) == 0 &&
-		    !strcmp(info.name, LAVD_STATS_MAP) &&
-		    info.value_size == sizeof(struct lavd_stats))
+		    !strcmp(info.name, name) && info.value_size == value_size)
 			return fd;
 		close(fd);
 	}
 	return -1;
 }
 
+static int ctl_fd_mon = -1;
+
+/* The monitor's sample request ends with it (if it is still ours). */
+static void monitor_release_samples(void)
+{
+	struct lavd_ctl c;
+	__u32 zero = 0;
+
+	if (ctl_fd_mon < 0)
+		return;
+	if (bpf_map_lookup_elem(ctl_fd_mon, &zero, &c) == 0 &&
+	    c.owner_pid == (uint64_t)getpid())
+		set_samples(ctl_fd_mon, 0);
+	close(ctl_fd_mon);
+	ctl_fd_mon = -1;
+}
+
+/*
+ * Samples of a running instance: its ring buffer and control map. Another
+ * reader that is still alive keeps them (two readers would each get part
+ * of the samples).
+ */
+static struct ring_buffer *monitor_samples(void)
+{
+	struct ring_buffer *rb;
+	struct lavd_ctl c;
+	__u32 zero = 0;
+	int rb_fd;
+
+	ctl_fd_mon = find_map(LAVD_CTL_MAP, sizeof(struct lavd_ctl), 0);
+	rb_fd = find_map(LAVD_SAMPLES_MAP, 0, 0);
+	if (ctl_fd_mon < 0 || rb_fd < 0)
+		gs_die(EXIT_RUNTIME, "the running lavd has no sample ring buffer "
+		       "(an older version?)");
+	if (bpf_map_lookup_elem(ctl_fd_mon, &zero, &c) == 0 && c.samples_per_s &&
+	    c.owner_pid && c.owner_pid != (uint64_t)getpid() &&
+	    kill((pid_t)c.owner_pid, 0) == 0)
+		gs_die(EXIT_RUNTIME, "the running lavd's samples are already read by "
+		       "pid %llu", (unsigned long long)c.owner_pid);
+	rb = ring_buffer__new(rb_fd, on_sample, NULL, NULL);
+	close(rb_fd);
+	if (!rb || set_samples(ctl_fd_mon, opt.samples))
+		gs_die(EXIT_RUNTIME, "cannot read the running lavd's samples: %s",
+		       strerror(errno));
+	return rb;
+}
+
 static int run_monitor(void)
 {
 	struct lavd_stats prev, cur;
+	struct ring_buffer *rb = NULL;
 	char ops[128], state[64];
-	double t0, last;
+	double t0, last, next;
 	int fd;
 
 	if (lavd_scx_check(SCX_DIR, ops, sizeof(ops), state, sizeof(state)) ==
 	    LAVD_SCX_MISSING)
 		gs_die(EXIT_RUNTIME, "this kernel has no sched_ext; see `make vm-demo`");
 	need_privileges();
-	fd = find_stats_map();
+	fd = find_map(LAVD_STATS_MAP, sizeof(struct lavd_stats), BPF_F_RDONLY);
 	if (fd < 0 || read_stats(fd, &prev) != 0)
 		gs_die(EXIT_RUNTIME, "no running lavd instance found%s%s%s",
 		       ops[0] ? " (the loaded scheduler is '" : "", ops,
 		       ops[0] ? "')" : "");
-	printf("lavd: monitoring the running instance every %.1fs (read-only)\n",
-	       opt.monitor_s);
+	printf("lavd: monitoring the running instance every %.1fs (read-only%s)\n",
+	       opt.monitor_s, opt.samples ? "; sampling its decisions" : "");
 	fflush(stdout);
 	t0 = last = now_s();
+	samples_t0 = t0;
+	if (opt.samples)
+		rb = monitor_samples();
+	next = t0 + opt.monitor_s;
 	while (!stop_sig) {
-		struct timespec ts;
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
 		double t;
 
-		ts.tv_sec = (time_t)opt.monitor_s;
-		ts.tv_nsec = (long)((opt.monitor_s - (double)ts.tv_sec) * 1e9);
 		nanosleep(&ts, NULL);
+		if (rb)
+			ring_buffer__consume(rb);
 		if (stop_sig)
 			break;
 		t = now_s();
+		if (t < next)
+			continue;
+		next += opt.monitor_s;
 		if (read_stats(fd, &cur) != 0)
 			gs_die(EXIT_RUNTIME, "reading the statistics map failed");
 		if (cur.seq == prev.seq) {
@@ -521,13 +827,17 @@ static int run_monitor(void)
 			       lavd_scx_check(SCX_DIR, ops, sizeof(ops), state,
 					      sizeof(state)) == LAVD_SCX_BUSY ?
 			       state : "disabled");
-			close(fd);
-			return EXIT_OK;
+			break;
 		}
 		print_stats(&prev, &cur, t - last, t - t0);
 		prev = cur;
 		last = t;
 	}
+	if (rb) {
+		ring_buffer__consume(rb);
+		ring_buffer__free(rb);
+	}
+	monitor_release_samples();
 	close(fd);
 	return EXIT_OK;
 }
@@ -565,12 +875,20 @@ static void usage(FILE *f)
 "\n"
 "  --slice-min-us N   shortest time slice, microseconds (default %llu)\n"
 "  --slice-max-us N   longest time slice, microseconds (default %llu)\n"
-"  --preempt-shift N  preemption threshold: top 1/2^N of lat_cri range\n"
-"                     (0-10, default 6; used once preemption lands, issue 5)\n"
+"  --preempt-shift N  preemption threshold: the top 1/2^N of the range\n"
+"                     between average and maximum lat_cri (0-10, default 6)\n"
+"  --no-preemption    never evict a running task for a waking one\n"
+"  --no-futex-boost   do not track futex lock holders\n"
+"  --no-slice-boost   no longer slices for long runners\n"
+"  --pinned-slice-us N  while tasks pinned to a CPU wait for it, nothing\n"
+"                     there runs longer than N us (0: no cap; default 5000)\n"
 "  --no-wake-sync     do not place a sync wakee on its waker's CPU\n"
 "  --partial          schedule only tasks that chose SCHED_EXT\n"
 "  --stats SEC        print a statistics line every SEC seconds\n"
 "  --monitor SEC      do not load: watch a running lavd's statistics\n"
+"  --monitor-sched-samples N  print about N sampled scheduling decisions a\n"
+"                     second (of this instance, or with --monitor of the\n"
+"                     running one)\n"
 "  -v, --verbose      libbpf messages, and the kernel's dump on errors\n"
 "  --version          print the version\n"
 "  -h, --help         this help\n"
@@ -583,6 +901,11 @@ static void usage(FILE *f)
 "  --debug-verifier-reject  load a variant the verifier must refuse (tests\n"
 "                     the error path: exit 1 with the verifier log's tail)\n"
 "  --sysfs-root DIR   read the CPU topology under DIR instead of /sys\n"
+"  --debug-preempt-kick auto|never|always  how an eviction takes effect:\n"
+"                     IPI when the victim's next tick comes after the\n"
+"                     wakee's burst would end (auto), slice := 1 only\n"
+"                     (never, the reference), IPI always\n"
+"  --debug-futex-path fexit|tracepoint  force the futex attach path\n"
 "\n"
 "exit status: 0 stopped by SIGINT/SIGTERM; 1 failed (no sched_ext, not\n"
 "root, another scheduler loaded, verifier rejection, ejected by the\n"
@@ -595,6 +918,8 @@ enum {
 	OPT_SLICE_MIN = 256, OPT_SLICE_MAX, OPT_PREEMPT_SHIFT, OPT_NO_WAKE_SYNC,
 	OPT_PARTIAL, OPT_STATS, OPT_MONITOR, OPT_VERSION, OPT_WATCHDOG,
 	OPT_STALL, OPT_SYSFS, OPT_COUNT_BPF, OPT_VERIFIER_REJECT,
+	OPT_NO_PREEMPT, OPT_NO_FUTEX, OPT_NO_SBOOST, OPT_PINNED_SLICE, OPT_SAMPLES,
+	OPT_PREEMPT_KICK, OPT_FUTEX_PATH,
 };
 
 static void parse_args(int argc, char **argv)
@@ -615,6 +940,13 @@ static void parse_args(int argc, char **argv)
 		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
 		{ "debug-bpf-objects", no_argument, NULL, OPT_COUNT_BPF },
 		{ "debug-verifier-reject", no_argument, NULL, OPT_VERIFIER_REJECT },
+		{ "no-preemption", no_argument, NULL, OPT_NO_PREEMPT },
+		{ "no-futex-boost", no_argument, NULL, OPT_NO_FUTEX },
+		{ "no-slice-boost", no_argument, NULL, OPT_NO_SBOOST },
+		{ "pinned-slice-us", required_argument, NULL, OPT_PINNED_SLICE },
+		{ "monitor-sched-samples", required_argument, NULL, OPT_SAMPLES },
+		{ "debug-preempt-kick", required_argument, NULL, OPT_PREEMPT_KICK },
+		{ "debug-futex-path", required_argument, NULL, OPT_FUTEX_PATH },
 		{ 0 },
 	};
 	int c;
@@ -668,6 +1000,39 @@ static void parse_args(int argc, char **argv)
 		case OPT_VERIFIER_REJECT:
 			opt.verifier_reject = true;
 			break;
+		case OPT_NO_PREEMPT:
+			opt.no_preemption = true;
+			break;
+		case OPT_NO_FUTEX:
+			opt.no_futex_boost = true;
+			break;
+		case OPT_NO_SBOOST:
+			opt.no_slice_boost = true;
+			break;
+		case OPT_PINNED_SLICE:
+			opt.pinned_slice_us = gs_opt_u64("--pinned-slice-us", optarg, 0, 1000000);
+			break;
+		case OPT_SAMPLES:
+			opt.samples = gs_opt_u64("--monitor-sched-samples", optarg, 0,
+						 LAVD_SAMPLES_MAX);
+			break;
+		case OPT_PREEMPT_KICK:
+			if (!strcmp(optarg, "auto"))
+				opt.preempt_kick = LAVD_KICK_AUTO;
+			else if (!strcmp(optarg, "never"))
+				opt.preempt_kick = LAVD_KICK_NEVER;
+			else if (!strcmp(optarg, "always"))
+				opt.preempt_kick = LAVD_KICK_ALWAYS;
+			else
+				gs_die(EXIT_USAGE, "option --debug-preempt-kick: expected "
+				       "auto, never or always, got '%s'", optarg);
+			break;
+		case OPT_FUTEX_PATH:
+			if (strcmp(optarg, "fexit") && strcmp(optarg, "tracepoint"))
+				gs_die(EXIT_USAGE, "option --debug-futex-path: expected "
+				       "fexit or tracepoint, got '%s'", optarg);
+			opt.futex_force = optarg;
+			break;
 		case ':':
 			gs_die(EXIT_USAGE, "option %s needs a value (see --help)",
 			       argv[optind - 1]);
@@ -683,7 +1048,10 @@ static void parse_args(int argc, char **argv)
 		       "--slice-min-us %llu is larger than --slice-max-us %llu",
 		       (unsigned long long)opt.slice_min_us,
 		       (unsigned long long)opt.slice_max_us);
-	if (opt.monitor_s > 0 && (opt.stall_after_s >= 0 || opt.partial))
+	if (opt.monitor_s > 0 &&
+	    (opt.stall_after_s >= 0 || opt.partial || opt.no_preemption ||
+	     opt.no_futex_boost || opt.no_slice_boost || opt.no_wake_sync ||
+	     opt.futex_force || opt.preempt_kick))
 		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler options");
 }
 

@@ -7,10 +7,12 @@
 # the CLI on a kernel without sched_ext (tests/test_lavd_cli.sh).
 $(eval $(call gs_test,test_lavd_policy,tests/test_lavd_policy.c))
 $(eval $(call gs_test,test_lavd_loader,tests/test_lavd_loader.c))
+$(eval $(call gs_test,test_lavd_features,tests/test_lavd_features.c))
 INTEGRATION_TESTS += tests/test_lavd_cli.sh
 
 LAVD_BPF_HDRS := lavd/lavd.bpf.h lavd/compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
+	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
 	lavd/policy.h
 $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
 
@@ -18,6 +20,7 @@ $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
 # put them in $(BUILD)/lavd/, the path of the program itself.
 PROGRAMS += $(BUILD)/lavd
 LAVD_OBJS := $(BUILD)/obj/lavd/main.o $(BUILD)/obj/lavd/topo.o \
+	$(BUILD)/obj/lavd/kinfo.o \
 	$(BUILD)/obj/lavd/report.o
 $(BUILD)/obj/lavd/%.o: lavd/%.c
 	@mkdir -p $(@D)

@@ -1,20 +1,144 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Wakeup preemption: the seam issue 5 fills. When a task is queued and no
- * CPU is idle, a latency-critical, non-greedy task (lat_cri in the top
- * ~1.5 %: threshold = max - ((max - avg) >> preempt_shift)) will look for
- * a victim CPU running a less critical task that stops later, and cut
- * that task's slice. The per-CPU inputs it needs are already maintained
- * by ops.running (cpu_ctx.running_lat_cri, running_stop_clk) and the
- * greedy flag by calc_vdeadline(). In the core nothing is preempted:
- * queued tasks wait for the next slice end, at most sys_slice.
+ * Wake-up preemption (LAVD.md, "Preemption"). A task that is queued while
+ * no CPU is idle, is not greedy and whose lat_cri reaches the threshold
+ * (max - ((max - avg) >> --preempt-shift), policy.h) looks for a victim:
+ * its preferred CPU first, then the other CPUs of its LLC from a random
+ * starting point, until two candidates qualify ("power of two choices").
+ * A CPU qualifies when it runs one of lavd's tasks (never an idle CPU or
+ * one an RT/DL task holds) that is not a probable futex holder and is
+ * less critical than the wakee and expected to stop later than it.
+ *
+ * Our decisions, where the reference differs (LAVD.md):
+ *   - of the two candidates we evict the *less* critical one, the
+ *     later-stopping one on a tie (the reference keeps the more critical
+ *     one as victim, and can pick idle CPUs as no-op victims);
+ *   - the mechanism depends on time: cutting the victim's slice to 1 ns
+ *     (the reference's only mechanism) takes effect at the victim CPU's
+ *     next tick, up to 4 ms away at HZ=250. When that tick comes after
+ *     the wakee would have finished its usual burst, the wakee is put
+ *     straight into the victim CPU's local queue with SCX_ENQ_PREEMPT,
+ *     which preempts at once (an IPI). --debug-preempt-kick never|always
+ *     forces either mechanism for measurements.
+ * A victim is claimed with a compare-and-swap of its estimated stop time
+ * (set to 0), so two wakees never evict the same run.
  */
 #ifndef LAVD_PREEMPT_BPF_H
 #define LAVD_PREEMPT_BPF_H
 
-static __always_inline void try_preempt(struct task_struct *p,
-					struct task_ctx *taskc)
+struct victim {
+	s32 cpu;
+	u64 lat_cri, stop;
+};
+
+/*
+ * Does @cpu qualify as a victim for a wakee of lat_cri @lc that would
+ * stop at @stop? Fills @v when it does.
+ */
+static __always_inline bool victim_ok(s32 cpu, u64 lc, u64 stop,
+				      struct victim *v, struct cpu_ctx *self)
 {
+	struct cpu_ctx *c = get_cpu_ctx_of(cpu);
+	u32 flags;
+	u64 vstop, vlc;
+
+	if (!c)
+		return false;
+	flags = READ_ONCE(c->running_flags);
+	if (!(flags & CPUF_RUNNING) || (flags & CPUF_RT))
+		return false;
+	vlc = READ_ONCE(c->running_lat_cri);
+	vstop = READ_ONCE(c->running_stop_clk);
+	if (!vstop || !lavd_can_evict(lc, stop, vlc, vstop))
+		return false;
+	if (flags & CPUF_HOLDER) {
+		/* never evict a probable lock holder */
+		self->nr_preempt_spared++;
+		return false;
+	}
+	v->cpu = cpu;
+	v->lat_cri = vlc;
+	v->stop = vstop;
+	return true;
+}
+
+/*
+ * Evicts the task running on @v->cpu for @p. Returns true when @p was
+ * handed to that CPU (the caller must not queue it again).
+ */
+static __always_inline bool evict(struct task_struct *p, struct victim *v,
+				  u64 now, u64 wakee_stop, u64 slice,
+				  u64 enq_flags, struct cpu_ctx *self)
+{
+	struct cpu_ctx *c = get_cpu_ctx_of(v->cpu);
+	struct task_struct *t;
+	u64 next_tick;
+
+	if (!c || __sync_val_compare_and_swap(&c->running_stop_clk, v->stop, 0) !=
+		  v->stop)
+		return false;	/* another wakee took it, or it stopped */
+	WRITE_ONCE(c->preempt_by, (u32)p->pid);
+	self->nr_preempt++;
+	next_tick = lavd_next_tick(now, READ_ONCE(c->last_tick_clk),
+				   READ_ONCE(tick_ns_est));
+	if (lavd_need_kick(preempt_kick, next_tick, wakee_stop)) {
+		self->nr_preempt_kick++;
+		lavd_dsq_insert(p, SCX_DSQ_LOCAL_ON | (u32)v->cpu, slice,
+				enq_flags | SCX_ENQ_PREEMPT);
+		return true;
+	}
+	/* slice := 1 ns: the victim yields at its next tick */
+	bpf_rcu_read_lock();
+	t = lavd_cpu_curr(v->cpu);
+	if (t && (u32)t->pid == READ_ONCE(c->running_pid))
+		lavd_set_slice(t, 1);
+	bpf_rcu_read_unlock();
+	return false;
+}
+
+/*
+ * ops.enqueue found no idle CPU for @p (queued with deadline @vdl, slice
+ * @slice). @pref is the CPU it prefers (its previous one); a pinned task
+ * considers only that one. Returns true when @p went to the victim's
+ * local queue.
+ */
+static __always_inline bool try_preempt(struct task_struct *p,
+					struct task_ctx *taskc, s32 pref,
+					u64 slice, u64 enq_flags,
+					struct cpu_ctx *self)
+{
+	struct victim v0 = { .cpu = -1 }, v1 = { .cpu = -1 }, *pick;
+	u64 now, stop, lc = taskc->lat_cri;
+	u32 llc, start, i, n = 0;
+
+	if (no_preemption || taskc->greedy || lc < READ_ONCE(lat_cri_preempt))
+		return false;
+	self->nr_preempt_try++;
+	now = lavd_now();
+	stop = lavd_est_stop(now, taskc->avg_runtime, READ_ONCE(sys_slice));
+
+	if (pref >= 0 && pref < (s32)nr_cpu_ids && victim_ok(pref, lc, stop, &v0, self))
+		n = 1;
+	if (!is_pinned(p) && nr_cpu_ids > 1) {
+		llc = cpu_to_llc(pref >= 0 ? pref : bpf_get_smp_processor_id());
+		start = bpf_get_prandom_u32() % nr_cpu_ids;
+		bpf_for(i, 0, nr_cpu_ids) {
+			s32 cpu = (s32)((start + i) % nr_cpu_ids);
+			struct victim *slot = n ? &v1 : &v0;
+
+			if (cpu == pref || cpu_to_llc(cpu) != llc ||
+			    !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+				continue;
+			if (victim_ok(cpu, lc, stop, slot, self) && ++n >= 2)
+				break;
+		}
+	}
+	if (!n)
+		return false;
+	pick = &v0;
+	if (n >= 2 && lavd_pick_victim(v0.lat_cri, v0.stop, v1.lat_cri, v1.stop))
+		pick = &v1;
+	return evict(p, pick, now, stop, slice, enq_flags, self);
 }
 
 #endif

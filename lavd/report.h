@@ -14,13 +14,30 @@
 /*
  * One statistics line for the interval between two snapshots of the
  * lavd_stats record (prev may be all zero for "since load"): rates,
- * shares and the average lat_cri cover the interval; queue length and
- * slice are the latest values; max lat_cri covers the last second. E.g.
- *   queued 3 runnable 7 | sched/s 1520 direct 62% lat-cri 18% greedy 4%
- *   | slice 4.20ms | lat_cri avg 612 max 2304 | reenq 0 steal 1
+ * shares and the average lat_cri cover the interval; queue length, slice,
+ * utilisation and thresholds are the latest values; max lat_cri covers
+ * the last second. E.g.
+ *   queued 3 runnable 7 | sched/s 1500 direct 62% lat-cri 18% greedy 4%
+ *   | slice 4.20ms util 97% | lat_cri avg 612 max 2304 thr 2250
+ *   | preempt/s 60 kick 90% tried/s 80 | futex fexit lock/s 40 ext 3
+ *   boost 5 spared 2 | sboost/s 10 shrink 1 pinned/s 20 cap 0
+ *   | reenq 0 steal 1
  */
 void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 		     const struct lavd_stats *cur, double secs);
+
+/* "off", "fexit", "tracepoint" for LAVD_FUTEX_*. */
+const char *lavd_futex_path_str(__u64 path);
+
+/*
+ * One sampled scheduling decision (--monitor-sched-samples), t seconds
+ * into the run. E.g.
+ *   sample 3.141 cpu 1 fb-game:812 waker fb-input:809 | slice 5.00ms
+ *   used 412us wait 96us | lat_cri 1521* thr 1480 | freq wait 60 wake 120
+ *   run 60 | avg_runtime 398us | holder slept preempted-by 0
+ */
+void lavd_sample_line(char *buf, size_t len, const struct lavd_sample *s,
+		      double t);
 
 /* "unregistered from user space", "runnable task stall", ... */
 const char *lavd_exit_kind_str(int kind);

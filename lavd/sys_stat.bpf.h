@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The 10 ms system statistics timer: counts the queued tasks, recomputes
- * the system slice and the latency-critical threshold, and publishes the
- * record `lavd --stats` / `lavd --monitor` print (map lavd_stats). Runs in
- * softirq context on whichever CPU armed it last.
+ * The 10 ms system statistics timer: counts the queued tasks, measures
+ * the CPU utilisation, recomputes the system slice, the latency-critical
+ * and preemption thresholds and whether slice boosts have room (cutting
+ * boosted slices back when they no longer have), sets the sampling rate,
+ * and publishes the record `lavd --stats` / `lavd --monitor` print (map
+ * lavd_stats). Runs in softirq context on whichever CPU armed it last.
  */
 #ifndef LAVD_SYS_STAT_BPF_H
 #define LAVD_SYS_STAT_BPF_H
@@ -20,7 +22,9 @@ struct {
 } lavd_timer SEC(".maps");
 
 /* Totals of the per-CPU counters at the previous tick (for averages). */
-static u64 prev_sched, prev_sum_lat_cri;
+static u64 prev_sched, prev_sum_lat_cri, prev_busy, prev_tick_ns;
+/* EWMAs of each interval's largest lat_cri and of schedules per second */
+static u64 max_lat_cri_ewma, sched_per_s;
 
 /* Largest lat_cri per 100 ms over the last second, for max_lat_cri. */
 #define MAX_BUCKETS 10
@@ -36,12 +40,19 @@ static long count_llc(u64 llc, void *data)
 	return 0;
 }
 
-/* Tasks waiting in all LLC queues. */
+static long count_pinned(u64 cpu, void *data)
+{
+	*(u64 *)data += nr_pinned_waiting((s32)cpu);
+	return 0;
+}
+
+/* Tasks waiting in all LLC queues and pinned queues. */
 static __always_inline u64 count_queued(void)
 {
 	u64 n = 0;
 
 	bpf_loop(nr_llcs, count_llc, &n, 0);
+	bpf_loop(nr_cpu_ids, count_pinned, &n, 0);
 	return n;
 }
 
@@ -49,7 +60,7 @@ static __always_inline u64 count_queued(void)
  * (a callback is verified once, whatever the number of CPUs). */
 struct tick_sum {
 	struct lavd_stats *st;
-	u64 sched, sum_lc, max_lc;
+	u64 sched, sum_lc, max_lc, busy;
 };
 
 static long sum_cpu(u64 cpu, void *data)
@@ -74,6 +85,21 @@ static long sum_cpu(u64 cpu, void *data)
 	st->nr_local_pinned += c->nr_local_pinned;
 	st->nr_steal += c->nr_steal;
 	st->nr_stall_skips += c->nr_stall_skips;
+	st->nr_preempt += c->nr_preempt;
+	st->nr_preempt_kick += c->nr_preempt_kick;
+	st->nr_preempt_try += c->nr_preempt_try;
+	st->nr_preempt_spared += c->nr_preempt_spared;
+	st->nr_futex_lock += c->nr_futex_lock;
+	st->nr_futex_unlock += c->nr_futex_unlock;
+	st->nr_holder_ext += c->nr_holder_ext;
+	st->nr_holder_boost += c->nr_holder_boost;
+	st->nr_slice_boost += c->nr_slice_boost;
+	st->nr_slice_shrink += c->nr_slice_shrink;
+	st->nr_pinned += c->nr_pinned;
+	st->nr_pinned_cap += c->nr_pinned_cap;
+	st->nr_samples_lost += c->nr_samples_lost;
+	st->nr_keep += c->nr_keep;
+	s->busy += c->busy_ns;
 	return 0;
 }
 
@@ -95,8 +121,9 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 {
 	struct tick_sum s = { 0 };
 	struct lavd_stats *st;
-	u64 nr_q = count_queued(), d_sched;
+	u64 nr_q = count_queued(), d_sched, now;
 	u32 zero = 0;
+	bool room;
 
 	st = bpf_map_lookup_elem(&lavd_stats, &zero);
 	if (!st)
@@ -105,28 +132,70 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->nr_direct = st->nr_enq = st->nr_lat_cri = st->nr_greedy = 0;
 	st->nr_reenq = st->nr_sync_wake = st->nr_idle_core = 0;
 	st->nr_local_pinned = st->nr_steal = st->nr_stall_skips = 0;
+	st->nr_preempt = st->nr_preempt_kick = st->nr_preempt_try = 0;
+	st->nr_preempt_spared = st->nr_futex_lock = st->nr_futex_unlock = 0;
+	st->nr_holder_ext = st->nr_holder_boost = st->nr_slice_boost = 0;
+	st->nr_slice_shrink = st->nr_pinned = st->nr_pinned_cap = 0;
+	st->nr_samples_lost = st->nr_keep = 0;
 	s.st = st;
 	bpf_loop(nr_cpu_ids, sum_cpu, &s, 0);
+	now = bpf_ktime_get_ns();
 
 	/* Average lat_cri of this interval's schedules; the threshold for
-	 * "latency-critical" follows it with an EWMA. */
+	 * "latency-critical" follows it with an EWMA, and so does the
+	 * interval's maximum, from which the preemption threshold is taken
+	 * (as the reference does: a single outlier does not lift it for a
+	 * whole second). */
 	d_sched = s.sched - prev_sched;
 	if (d_sched) {
 		u64 avg = (s.sum_lc - prev_sum_lat_cri) / d_sched;
 
 		st->avg_lat_cri = avg;
+		WRITE_ONCE(avg_lat_cri_last, avg);
 		WRITE_ONCE(lat_cri_thresh, lat_cri_thresh ?
 			   lavd_ewma(lat_cri_thresh, avg) : avg);
+		max_lat_cri_ewma = max_lat_cri_ewma ?
+				   lavd_ewma(max_lat_cri_ewma, s.max_lc) : s.max_lc;
+		WRITE_ONCE(lat_cri_preempt,
+			   lavd_preempt_thresh(max_lat_cri_ewma, lat_cri_thresh,
+					       preempt_shift));
 	}
+	/* schedules per second, for the sampling rate */
+	if (prev_tick_ns && now > prev_tick_ns)
+		sched_per_s = lavd_ewma(sched_per_s, d_sched * LAVD_NSEC_PER_SEC /
+						     (now - prev_tick_ns));
+	/* utilisation of the interval: busy time over CPUs x elapsed */
+	if (prev_tick_ns && now > prev_tick_ns && s.busy >= prev_busy)
+		WRITE_ONCE(util_pct_last,
+			   lavd_min(100, (s.busy - prev_busy) * 100 /
+					 ((now - prev_tick_ns) * lavd_max(nr_cpus_online, 1))));
 	prev_sched = s.sched;
 	prev_sum_lat_cri = s.sum_lc;
+	prev_busy = s.busy;
+	prev_tick_ns = now;
 
 	WRITE_ONCE(nr_queued_last, nr_q);
 	WRITE_ONCE(sys_slice, lavd_sys_slice(sys_slice, nr_cpus_online, nr_q,
 					     slice_min_ns, slice_max_ns));
 
+	/* Slice boosts: room or not; without, cut the running boosted ones. */
+	room = lavd_has_room(util_pct_last, nr_q, nr_cpus_online);
+	WRITE_ONCE(sys_room, room);
+	if (!room && !no_slice_boost) {
+		u64 cut = 0;
+		struct cpu_ctx *self = get_cpu_ctx();
+
+		bpf_loop(nr_cpu_ids, shrink_boosted_cpu, &cut, 0);
+		if (self)
+			self->nr_slice_shrink += cut;
+	}
+	sample_rate_update(sched_per_s);
+
 	st->magic = LAVD_STATS_MAGIC;
-	st->now_ns = bpf_ktime_get_ns();
+	st->now_ns = now;
+	st->lat_cri_preempt = lat_cri_preempt;
+	st->futex_path = no_futex_boost ? LAVD_FUTEX_OFF : READ_ONCE(futex_path);
+	st->util_pct = util_pct_last;
 	st->nr_queued = nr_q;
 	st->nr_active = nr_cpus_online;
 	st->slice_ns = sys_slice;

@@ -41,6 +41,12 @@ expect 2 'option --stats: expected' --stats 0
 expect 2 'needs a value' --stats
 expect 2 'option --monitor: expected' --monitor -1
 expect 2 'only watches' --monitor 1 --partial
+expect 2 'only watches' --monitor 1 --no-preemption
+expect 2 'option --pinned-slice-us: expected' --pinned-slice-us -5
+expect 2 'option --monitor-sched-samples: expected' --monitor-sched-samples 100000
+expect 2 'option --debug-preempt-kick: expected auto, never or always' --debug-preempt-kick sometimes
+expect 2 'option --debug-futex-path: expected fexit or tracepoint' --debug-futex-path kprobe
+expect 0 'no-futex-boost' --help
 
 if [ -d /sys/kernel/sched_ext ]; then
 	echo "note: this kernel has sched_ext; the no-sched_ext checks do not apply here"
@@ -48,6 +54,8 @@ else
 	expect 1 'this kernel has no sched_ext; see `make vm-demo`'
 	expect 1 'this kernel has no sched_ext; see `make vm-demo`' --stats 1 --partial
 	expect 1 'this kernel has no sched_ext' --monitor 1
+	expect 1 'this kernel has no sched_ext' --monitor 1 --monitor-sched-samples 5
+	expect 1 'this kernel has no sched_ext' --no-preemption --no-futex-boost --no-slice-boost --pinned-slice-us 0
 fi
 
 if [ $fails -ne 0 ]; then

@@ -217,13 +217,35 @@ static void stats_line(void **state)
 	b.slice_ns = 4200000;
 	b.max_lat_cri = 2304;
 	b.nr_steal = 1;
+	b.util_pct = 97;
+	b.lat_cri_preempt = 2250;
+	b.nr_preempt = 120;
+	b.nr_preempt_kick = 108;
+	b.nr_preempt_try = 160;
+	b.futex_path = LAVD_FUTEX_FEXIT;
+	b.nr_futex_lock = 80;
+	b.nr_holder_ext = 3;
+	b.nr_holder_boost = 5;
+	b.nr_preempt_spared = 2;
+	b.nr_slice_boost = 20;
+	b.nr_slice_shrink = 1;
+	b.nr_pinned = 40;
+	b.nr_keep = 4;
 	lavd_stats_line(line, sizeof(line), &a, &b, 2.0);
 	assert_string_equal(line,
 		"queued 3 runnable 7 | sched/s 1500 direct 62% lat-cri 18% "
-		"greedy 4% | slice 4.20ms | lat_cri avg 612 max 2304 | reenq 0 steal 1");
+		"greedy 4% | slice 4.20ms util 97% | lat_cri avg 612 max 2304 thr 2250 | "
+		"preempt/s 60 kick 90% tried/s 80 | futex fexit lock/s 40 ext 3 "
+		"boost 5 spared 2 | sboost/s 10 shrink 1 pinned/s 20 cap 0 | "
+		"reenq 0 steal 1 keep 4");
+	b.futex_path = LAVD_FUTEX_TP;
+	lavd_stats_line(line, sizeof(line), &a, &b, 2.0);
+	assert_non_null(strstr(line, "futex tracepoint lock/s"));
+	assert_string_equal(lavd_futex_path_str(LAVD_FUTEX_OFF), "off");
 	/* an empty interval divides by nothing */
 	lavd_stats_line(line, sizeof(line), &b, &b, 0.0);
 	assert_non_null(strstr(line, "sched/s 0 direct 0%"));
+	assert_non_null(strstr(line, "preempt/s 0 kick 0%"));
 	assert_string_equal(lavd_exit_kind_str(64), "unregistered from user space");
 	assert_string_equal(lavd_exit_kind_str(1026), "runnable task stall (watchdog)");
 	assert_string_equal(lavd_exit_kind_str(2000), "error");

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "kinfo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "util.h"
+
+unsigned lavd_config_hz(const char *text)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, "CONFIG_HZ=")) != NULL) {
+		/* a whole line, not CONFIG_HZ_250=y or a comment */
+		if (p == text || p[-1] == '\n') {
+			char *end;
+			unsigned long v = strtoul(p + 10, &end, 10);
+
+			if (end != p + 10 && (*end == '\n' || *end == '\0') &&
+			    v > 0 && v <= 100000)
+				return (unsigned)v;
+		}
+		p += 10;
+	}
+	return 0;
+}
+
+int lavd_parse_timer_list(const char *text, uint64_t *jiffies, uint64_t *now_ns)
+{
+	const char *j = strstr(text, "\njiffies: ");
+	const char *n = strstr(text, "now at ");
+	char *end;
+
+	if (!j || !n)
+		return -1;
+	*jiffies = strtoull(j + 10, &end, 10);
+	if (end == j + 10)
+		return -1;
+	*now_ns = strtoull(n + 7, &end, 10);
+	if (end == n + 7 || strncmp(end, " nsecs", 6) != 0)
+		return -1;
+	return 0;
+}
+
+unsigned lavd_hz_round(double hz)
+{
+	static const unsigned known[] = { 100, 250, 300, 1000 };
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (fabs(hz - known[i]) <= 0.1 * known[i])
+			return known[i];
+	return 0;
+}
+
+/* /proc/timer_list is long (one block per CPU): the head holds both. */
+static int read_timer_list(uint64_t *j, uint64_t *now)
+{
+	static char buf[1 << 18];
+	FILE *f = fopen("/proc/timer_list", "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return lavd_parse_timer_list(buf, j, now);
+}
+
+unsigned lavd_kernel_hz(char *src, size_t srclen)
+{
+	struct utsname u;
+	char path[512];
+	static char cfg[1 << 18];
+	uint64_t j0, t0, j1, t1;
+	struct timespec ts = { 0, 120 * 1000 * 1000 };
+	unsigned hz;
+
+	if (uname(&u) == 0) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		if (gs_read_text(path, cfg, sizeof(cfg)) >= 0 &&
+		    (hz = lavd_config_hz(cfg)) != 0) {
+			gs_strlcpy(src, "config", srclen);
+			return hz;
+		}
+	}
+	if (read_timer_list(&j0, &t0) == 0) {
+		nanosleep(&ts, NULL);
+		if (read_timer_list(&j1, &t1) == 0 && t1 > t0 && j1 > j0 &&
+		    (hz = lavd_hz_round((double)(j1 - j0) * 1e9 / (double)(t1 - t0))) != 0) {
+			gs_strlcpy(src, "timer_list", srclen);
+			return hz;
+		}
+	}
+	gs_strlcpy(src, "unknown", srclen);
+	return 0;
+}
