@@ -11,6 +11,12 @@
 #                  (VM_DEMO_REPS pairs, VM_DEMO_DURATION per run)
 
 VM_TESTS += vm/test-vm.sh
+
+# churn: the thread-churn stress load of vm-test (static build goes into
+# the initramfs with lavd and framebench)
+PROGRAMS += $(BUILD)/churn
+$(BUILD)/churn: $(BUILD)/vm/churn.o $(LIBGS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
 VM_DEMO_ARGS ?=
@@ -18,7 +24,7 @@ VM_DEMO_ARGS ?=
 .PHONY: vm-test vm-demo
 vm-test:
 	$(MAKE) BUILD=$(BUILD) static
-	BUILD=$(BUILD) vm/run.sh test --expect "load run unload watchdog cycles hotplug errors"
+	BUILD=$(BUILD) vm/run.sh test --expect "load run unload watchdog cycles hotplug errors futex preempt features churn"
 
 vm-demo: $(BUILD)/tests/jsonget
 	$(MAKE) BUILD=$(BUILD) static

@@ -16,4 +16,4 @@ if ! vm/kernel.sh dir >/dev/null 2>&1; then
 	exit 77
 fi
 make -s BUILD="$B" static >/dev/null || { echo "FAIL: make static"; exit 1; }
-BUILD=$B exec vm/run.sh test --expect "load run unload watchdog cycles hotplug errors"
+BUILD=$B exec vm/run.sh test --expect "load run unload watchdog cycles hotplug errors futex preempt features churn"

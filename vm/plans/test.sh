@@ -21,13 +21,31 @@
 #             named, --monitor reads the running instance, a non-root user
 #             is told what is missing, a verifier rejection prints the log;
 #             and --partial leaves ordinary tasks on the fair class
+#   futex     a futex-contention framebench profile (every job holds one
+#             Wine-style mutex) with 2 hogs: the lock-holder path fires
+#             (holder counters in --stats) through fexit, the path this
+#             kernel takes, and through the syscall-tracepoint fallback
+#   preempt   preemptions counted by `lavd --monitor` rise from framebench
+#             alone (at 20 FPS) to framebench with 2 hogs; --monitor-sched-samples
+#             prints sampled decisions of the running instance
+#   features  framebench with 2 hogs completes with no stall (watchdog
+#             5 s) with each feature switched off in turn
+#   churn     200 threads created and ended continuously (vm/churn.c:
+#             sleeps, spins, futex ping-pong, a contended mutex, yields,
+#             pinning, nice changes) beside framebench with 2 hogs: no
+#             stall, lavd still in charge, clean exit
 #
-# Needs /bin/lavd and /bin/framebench (make static). Parameters
-# (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D (default 10s).
+# Needs /bin/lavd, /bin/framebench and /bin/churn (make static).
+# Parameters (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D
+# (default 10s), gs.phases="..." (default: all).
 
 cycles=$(gs_param cycles 20)
 fbdur=$(gs_param fbdur 10s)
+phases=$(gs_param phases all | tr ',' ' ')
 LOG=/tmp/lavd.log
+
+# want_phase NAME: the phase is selected (gs.phases=a,b,... or all)
+want_phase() { [ "$phases" = all ] || case " $phases " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # start_lavd ARGS...: the loader in the background, output in $LOG.
 start_lavd() {
@@ -50,6 +68,7 @@ have_fb=1
 BPF_BEFORE=$(lavd --debug-bpf-objects 2>&1)
 
 # ---- phases 1 and 2: load, then framebench under lavd -------------------
+if want_phase load; then
 t0=$(now)
 start_lavd --stats 2
 if ! wait_until 90 lavd_attached; then
@@ -111,8 +130,10 @@ show_log "$LOG" 12
 cost=$(grep 'BPF cost per call' "$LOG" | sed 's/.*): //')
 [ -n "$cost" ] && gs_out "DATA bpf_cost $cost"
 grep -q '^\[' "$LOG" && gs_out "DATA stats $(grep '^\[' "$LOG" | tail -n 1)"
+fi
 
 # ---- phase 4: the watchdog ejects a stalled lavd ------------------------
+if want_phase watchdog; then
 start_lavd --watchdog-ms 5000 --debug-stall-after 1
 t0=$(now)
 if ! wait_until 90 lavd_attached; then
@@ -137,8 +158,10 @@ else
 	fi
 	show_log "$LOG" 12
 fi
+fi
 
 # ---- phase 5: load/unload N times, no leak ------------------------------
+if want_phase cycles; then
 ok=0 fail=""
 t0=$(now)
 seq0=$(cat /sys/kernel/sched_ext/enable_seq 2>/dev/null)
@@ -171,8 +194,10 @@ if [ $ok -eq "$cycles" ] && [ "$BPF_AFTER" = "$BPF_BEFORE" ]; then
 else
 	gs_result cycles FAIL "$ok of $cycles ok;$fail; before: $BPF_BEFORE; after: $BPF_AFTER"
 fi
+fi
 
 # ---- phase 6: CPU hotplug makes the kernel ask for a restart -----------
+if want_phase hotplug; then
 cpu1=/sys/devices/system/cpu/cpu1/online
 if [ ! -w "$cpu1" ]; then
 	gs_result hotplug FAIL "no $cpu1 to write (needs -smp 2 or more)"
@@ -197,8 +222,10 @@ else
 	show_log "$LOG" 12
 	echo 1 > "$cpu1" 2>/dev/null
 fi
+fi
 
 # ---- phase 7: error paths and the monitor ------------------------------
+if want_phase errors; then
 errs=""
 start_lavd
 if wait_until 60 lavd_attached; then
@@ -244,4 +271,179 @@ if [ -z "$errs" ]; then
 	gs_result errors PASS "second instance refused and named, monitor read the stats, non-root told, verifier rejection shown (exit 1), --partial left fair tasks alone"
 else
 	gs_result errors FAIL "$errs"
+fi
+fi
+
+# ---- issue 5: futex holders, preemption, each feature off, churn --------
+
+# fb_run ARGS...: framebench, quietly; FBRC, FRAMES, CONTENDED set.
+fb_run() {
+	framebench --warmup 500ms "$@" --json /tmp/fbp.json -q > /tmp/fbp.out 2>&1
+	FBRC=$?
+	FRAMES=$(sed -n 's/^ *"frames": *\([0-9]*\).*/\1/p' /tmp/fbp.json 2>/dev/null | head -n 1)
+	CONTENDED=$(sed -n 's/^ *"contended": *\([0-9]*\).*/\1/p' /tmp/fbp.json 2>/dev/null | head -n 1)
+	FRAMES=${FRAMES:-0} CONTENDED=${CONTENDED:-0}
+}
+
+# sum_stat LOG KEY: the sum of "KEY N" over the statistics lines of LOG
+# (per-second rates over ~1 s intervals: about the count).
+sum_stat() {
+	grep '^\[' "$1" | sed -n "s|.* $2 \([0-9.]*\).*|\1|p" |
+		awk '{ s += $1 } END { printf "%.0f", s }'
+}
+
+# The futex-contention profile: every job and the net task take one mutex.
+cat > /tmp/contention.profile <<'PROFILE'
+name        futex-contention
+description every job holds one Wine-style mutex: lock holders under contention
+fps         0
+workers     6
+mutex       hot
+net period=2ms work=50us lock=hot hold=100us..300us
+stage game
+  fanout 6 100us..200us lock=hot hold=200us..500us
+  lock   hot 200us..400us
+  work   100us
+PROFILE
+
+# futex_case WANT ARGS...: lavd ARGS with the contention profile + 2 hogs;
+# sets FX ("" when fine, else what failed) and FXD (the figures).
+futex_case() {
+	want=$1; shift
+	FX="" FXD=""
+	start_lavd --stats 1 --watchdog-ms 5000 "$@"
+	if ! wait_until 90 lavd_attached; then
+		FX="$want: no attach (state $(scx_state))"
+		show_log "$LOG" 20
+		stop_lavd 20
+		return
+	fi
+	fb_run --profile /tmp/contention.profile --duration 3s --bg hogs:2
+	sleep 1
+	stop_lavd 30
+	locks=$(sum_stat "$LOG" lock/s) ext=$(sum_stat "$LOG" ext) boost=$(sum_stat "$LOG" boost)
+	spared=$(sum_stat "$LOG" spared)
+	FXD="$want: $locks lock acquisitions, $ext slice extensions, $boost holder boosts, $spared holders spared from eviction, $CONTENDED contended framebench locks"
+	grep -q "futex boost $want" "$LOG" || FX="$FX attach line lacks 'futex boost $want';"
+	grep -q "futex $want lock/s" "$LOG" || FX="$FX stats lack 'futex $want';"
+	[ "$locks" -gt 0 ] || FX="$FX no lock acquisition counted;"
+	[ $((ext + boost)) -gt 0 ] || FX="$FX no holder extension or boost;"
+	[ "$FBRC" = 0 ] && [ "$FRAMES" -gt 0 ] || FX="$FX framebench exit $FBRC, $FRAMES frames;"
+	[ "$CONTENDED" -gt 0 ] || FX="$FX framebench saw no contended lock;"
+	[ "$RC" = 0 ] || FX="$FX loader exit $RC;"
+	[ -n "$FX" ] && show_log "$LOG" 12
+}
+
+if want_phase futex; then
+	futex_case fexit
+	f1=$FX d1=$FXD
+	futex_case tracepoint --debug-futex-path tracepoint
+	f2=$FX d2=$FXD
+	if [ -z "$f1$f2" ]; then
+		gs_result futex PASS "holder path fires; $d1; $d2"
+	else
+		gs_result futex FAIL "$f1 $f2; $d1; $d2"
+	fi
+fi
+
+if want_phase preempt; then
+	pf=""
+	start_lavd --watchdog-ms 5000
+	if wait_until 90 lavd_attached; then
+		lavd --monitor 1 > /tmp/mon0.log 2>&1 &
+		M=$!
+		# 20 FPS leaves the CPUs idle part of the time without hogs
+		fb_run --profile proton --fps 20 --duration 4s
+		r0=$FBRC
+		kill -INT "$M"
+		wait_exit "$M" 20
+		lavd --monitor 1 --monitor-sched-samples 20 > /tmp/mon1.log 2>&1 &
+		M=$!
+		fb_run --profile proton --fps 20 --duration 4s --bg hogs:2
+		r1=$FBRC
+		kill -INT "$M"
+		wait_exit "$M" 20
+		m1=$RC
+		p0=$(sum_stat /tmp/mon0.log preempt/s) p1=$(sum_stat /tmp/mon1.log preempt/s)
+		t1=$(sum_stat /tmp/mon1.log tried/s)
+		ns=$(grep -c '^sample' /tmp/mon1.log)
+		nev=$(grep '^sample' /tmp/mon1.log | grep -vc 'preempted-by 0$')
+		[ "$r0" = 0 ] && [ "$r1" = 0 ] || pf="$pf framebench exit $r0/$r1;"
+		[ "$p1" -gt 0 ] && [ "$p1" -gt "$p0" ] || pf="$pf preemptions did not rise ($p0 -> $p1);"
+		[ "$ns" -gt 0 ] && [ "$m1" = 0 ] || pf="$pf no samples from the monitor (exit $m1);"
+		grep -q 'read-only; sampling' /tmp/mon1.log || pf="$pf monitor did not say it samples;"
+		gs_out "DATA sample $(grep '^sample' /tmp/mon1.log | grep -m 1 'fb-')"
+	else
+		pf="no attach (state $(scx_state))"
+	fi
+	stop_lavd 30
+	[ "$RC" = 0 ] || pf="$pf loader exit $RC;"
+	if [ -z "$pf" ]; then
+		gs_result preempt PASS "preemptions $p0 without hogs -> $p1 with 2 hogs ($t1 tries); monitor printed $ns sampled decisions ($nev of an evicted run)"
+	else
+		gs_result preempt FAIL "$pf"
+		show_log /tmp/mon1.log 10
+	fi
+fi
+
+if want_phase features; then
+	ff="" ok=""
+	for f in --no-preemption --no-futex-boost --no-slice-boost --no-wake-sync \
+		 "--pinned-slice-us 0" "--debug-preempt-kick never" "--debug-preempt-kick always"; do
+		# shellcheck disable=SC2086
+		start_lavd --watchdog-ms 5000 $f
+		if ! wait_until 90 lavd_attached; then
+			ff="$ff [$f: no attach]"
+			stop_lavd 20
+			continue
+		fi
+		fb_run --profile proton --duration 2s --bg hogs:2
+		alive=yes
+		lavd_attached || alive=no
+		stop_lavd 30
+		if [ "$FBRC" = 0 ] && [ "$FRAMES" -gt 0 ] && [ $alive = yes ] && [ "$RC" = 0 ] &&
+		   ! grep -q 'kernel stopped' "$LOG"; then
+			ok="$ok [$f: $FRAMES frames]"
+		else
+			ff="$ff [$f: framebench exit $FBRC, $FRAMES frames, lavd enabled $alive, loader exit $RC]"
+			show_log "$LOG" 12
+		fi
+	done
+	if [ -z "$ff" ]; then
+		gs_result features PASS "no stall with each feature off:$ok"
+	else
+		gs_result features FAIL "$ff"
+	fi
+fi
+
+if want_phase churn; then
+	cf=""
+	if [ -x /bin/churn ]; then
+		start_lavd --stats 1 --watchdog-ms 5000
+		if wait_until 90 lavd_attached; then
+			churn --threads 200 --duration 8s > /tmp/churn.out 2>&1 &
+			C=$!
+			fb_run --profile proton --duration 6s --bg hogs:2
+			wait_exit "$C" 60
+			crc=$RC
+			alive=yes
+			lavd_attached || alive=no
+			stop_lavd 30
+			[ "$crc" = 0 ] || cf="$cf churn exit $crc;"
+			[ "$FBRC" = 0 ] && [ "$FRAMES" -gt 0 ] || cf="$cf framebench exit $FBRC, $FRAMES frames;"
+			[ $alive = yes ] || cf="$cf lavd no longer enabled (state $(scx_state));"
+			[ "$RC" = 0 ] && ! grep -q 'kernel stopped' "$LOG" || cf="$cf loader exit $RC;"
+		else
+			cf="no attach (state $(scx_state))"
+			stop_lavd 20
+		fi
+	else
+		cf="no /bin/churn (make static)"
+	fi
+	if [ -z "$cf" ]; then
+		gs_result churn PASS "$(cat /tmp/churn.out); framebench $FRAMES frames beside it; $(sum_stat "$LOG" preempt/s) preemptions, $(sum_stat "$LOG" pinned/s) pinned-queue placements; lavd exit 0"
+	else
+		gs_result churn FAIL "$cf $(cat /tmp/churn.out 2>/dev/null)"
+		show_log "$LOG" 20
+	fi
 fi

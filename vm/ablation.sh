@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The lavd ablation table: one boot of the sched_ext kernel runs framebench
+# (proton profile with 2 CPU hogs by default) under the kernel's default
+# scheduler, lavd with every feature, and lavd with each of preemption,
+# futex boost, slice boost and wake-sync switched off, interleaved and
+# repeated (vm/plans/ablation.sh), then prints per configuration the mean,
+# standard deviation and range of the 1 % low and the p99 frame time
+# (vm/ablation-table.sh). The host's own load is sampled during the boot;
+# runs during which other host processes used more than --max-host-load
+# CPUs are left out and counted. Not part of `make test` (about 10 min).
+#
+#   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
+#                  [--profile NAME] [--bg PATTERN|none] [--tcg single|multi]
+#                  [--smp SPEC] [--max-host-load CPUS] [--program PATH]...
+#                  [--out DIR]
+# Configurations: "default" or "PROGRAM[:ARG...]" (PROGRAM from /bin of the
+# guest: lavd, or another static build passed with --program).
+# Defaults: default, lavd, lavd:--no-preemption, lavd:--no-futex-boost,
+# lavd:--no-slice-boost, lavd:--no-wake-sync; 5 rounds of 10s; proton;
+# hogs:2; thread=single; -smp 2; 0.5 CPUs.
+set -u
+cd "$(dirname "$0")/.."
+B=${BUILD:-build}
+configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
+reps=5 dur=10s profile=proton bg=hogs:2 tcg=${VM_TCG:-single} smp=2 maxload=0.5
+out=$B/vm/ablation extra=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--configs) configs=$2; shift 2 ;;
+	--reps) reps=$2; shift 2 ;;
+	--duration) dur=$2; shift 2 ;;
+	--profile) profile=$2; shift 2 ;;
+	--bg) bg=$2; shift 2 ;;
+	--tcg) tcg=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--max-host-load) maxload=$2; shift 2 ;;
+	--program) extra="$extra --program $2"; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	*) echo "vm/ablation.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
+case $reps in ''|*[!0-9]*|0) echo "vm/ablation.sh: --reps needs a positive number" >&2; exit 2 ;; esac
+case $configs in *' '*) echo "vm/ablation.sh: --configs: use ':' between a program and its arguments, ',' between configurations" >&2; exit 2 ;; esac
+[ -x "$B/static/framebench" ] || { echo "vm/ablation.sh: $B/static/framebench missing: run make static" >&2; exit 1; }
+[ -x "$B/tests/jsonget" ] || { echo "vm/ablation.sh: $B/tests/jsonget missing: run make $B/tests/jsonget" >&2; exit 1; }
+
+ncfg=$(echo "$configs" | tr ',' '\n' | wc -l)
+# boot limit: per run the duration + 1 s warm-up + load/unload, x3 under
+# emulation and host load, plus the boot
+secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
+limit=$(( 180 + reps * ncfg * (secs + 20) * 3 ))
+
+append="gs.configs=$configs gs.reps=$reps gs.fbdur=$dur gs.profile=$profile gs.bg=$bg"
+# shellcheck disable=SC2086
+BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --smp "$smp" \
+	--append "$append" --out "$out" --sample-host \
+	--program "$B/static/lavd" --program "$B/static/framebench" $extra
+rc=$?
+res=$out/results.txt load=$out/host-load.txt
+[ -f "$out/results-retry.txt" ] && res=$out/results-retry.txt load=$out/host-load-retry.txt
+kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
+echo
+vm/ablation-table.sh --files "$out/files" --results "$res" --host-load "$load" \
+	--configs "$configs" --max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
+	--title "framebench --profile $profile $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved rounds, kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+trc=$?
+[ $rc -eq 0 ] || exit $rc
+exit $trc
