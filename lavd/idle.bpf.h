@@ -137,11 +137,12 @@ idle_core:
 
 /*
  * At enqueue time (a task that did not pass through select_cpu, or found
- * nothing idle then): wake an idle CPU of the task's LLC so the queued
- * task is picked up without waiting for a busy CPU to finish its slice.
- * Returns false when no CPU was idle (then preemption may step in).
+ * nothing idle then): claim an idle CPU of the task's LLC, which the
+ * caller wakes (SCX_KICK_IDLE) once the task is queued, so that it is
+ * picked up without waiting for a busy CPU to finish its slice.
+ * Returns -1 when no CPU was idle (then preemption may step in).
  */
-static __always_inline bool kick_idle_cpu_for(struct task_struct *p, u32 llc_id)
+static __always_inline s32 idle_cpu_for(struct task_struct *p, u32 llc_id)
 {
 	const struct cpumask *llc = allowed_in_llc(p, llc_id);
 	s32 cpu = -1;
@@ -150,10 +151,7 @@ static __always_inline bool kick_idle_cpu_for(struct task_struct *p, u32 llc_id)
 		cpu = scx_bpf_pick_idle_cpu(llc, 0);
 	if (cpu < 0 && (nr_llcs > 1 || !llc))
 		cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
-	if (cpu < 0)
-		return false;
-	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-	return true;
+	return cpu;
 }
 
 #endif

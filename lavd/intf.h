@@ -38,6 +38,18 @@
 #define LAVD_KICK_NEVER		1	/* slice := 1 only (the reference) */
 #define LAVD_KICK_ALWAYS	2	/* IPI at every eviction */
 
+/* Compute domains (issue 6): one per (NUMA node, LLC, core type). */
+#define LAVD_MAX_DOMS		64
+/* Neighbour distances: 0 same LLC (other core type), 1 same node, 2 other node. */
+#define LAVD_DOM_DIST		3
+
+/* Power modes (lavd_stats.power_mode; energy.h's LAVD_EM_*). */
+#define LAVD_PM_POWERSAVE	0
+#define LAVD_PM_BALANCED	1
+#define LAVD_PM_PERFORMANCE	2
+#define LAVD_PM_NR		3
+#define LAVD_PM_AUTO		3	/* power_req: the autopilot decides */
+
 /* Statistics period: the BPF timer also recomputes the slice. */
 #define LAVD_SYS_STAT_INTERVAL_NS (10ULL * 1000 * 1000)
 
@@ -71,7 +83,7 @@ struct lavd_stats {
 	__u64 nr_sync_wake;	/* placements on the sync waker's CPU */
 	__u64 nr_idle_core;	/* placements on a fully idle SMT core */
 	__u64 nr_local_pinned;	/* migration-disabled / exiting, local queue */
-	__u64 nr_steal;		/* dispatches from another LLC's queue */
+	__u64 nr_steal;		/* dispatches from another domain's queue */
 	__u64 nr_stall_skips;	/* dispatches refused by the debug stall knob */
 	/* preemption (issue 5), cumulative */
 	__u64 nr_preempt;	/* evictions: a victim CPU's slice was cut */
@@ -93,6 +105,35 @@ struct lavd_stats {
 	__u64 util_pct;		/* CPU utilisation of the last interval, % */
 	__u64 nr_samples_lost;	/* sched samples that found the ring full */
 	__u64 nr_keep;		/* dispatches that let the previous task go on */
+	/* topology and energy (issue 6); nr_active above: the active set */
+	__u64 nr_cpus;		/* online CPUs */
+	__u64 nr_overflow;	/* CPUs outside the active set in use (pinned work) */
+	__u64 power_mode;	/* LAVD_PM_* now */
+	__u64 mode_ns[LAVD_PM_NR];	/* time spent in each mode since load */
+	__u64 nr_mode_change;	/* power-mode switches */
+	__u64 req_cap;		/* required capacity (1024 = one big CPU) */
+	__u64 big_scale;	/* big cores' share of the active capacity, /1024 */
+	__u64 perf_thresh;	/* perf_cri a task needs for a big core */
+	__u64 nr_heavy;		/* heavy tasks running at the last interval */
+	__u64 nr_doms;		/* compute domains */
+	__u64 nr_stealer;	/* domains marked stealer / stealee now */
+	__u64 nr_stealee;
+	__u64 cpuperf_avg;	/* mean cpufreq target of the active CPUs, /1024 */
+	__u64 active_mask[8];	/* the active set (CPUs 0..511) */
+	/* cumulative */
+	__u64 nr_perf_cri;	/* schedules of tasks that prefer a big core */
+	__u64 nr_on_big;	/* schedules on big cores */
+	__u64 nr_pc_on_big;	/* ... of them by tasks that prefer one */
+	__u64 nr_migrate;	/* schedules on another CPU than the task's last */
+	__u64 nr_xdom;		/* ... in another compute domain */
+	__u64 nr_force_steal;	/* dispatches that took another domain's work
+				 * because their own queue was empty (part of
+				 * nr_steal, which also counts planned steals) */
+	__u64 nr_donate;	/* wakeups placed in an under-loaded domain */
+	__u64 nr_move;		/* running tasks handed off an inactive CPU or
+				 * to a big core (via SCX_ENQ_LAST) */
+	__u64 nr_cpuperf_set;	/* cpufreq target changes */
+	__u64 dom_sched[LAVD_MAX_DOMS];	/* schedules per compute domain */
 };
 
 #define LAVD_STATS_MAGIC	0x6c6176645f737473ULL	/* "lavd_sts" */

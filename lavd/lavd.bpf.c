@@ -65,15 +65,16 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
  * CPU's local queue. The others get a virtual deadline; then, in order:
  * their CPU if it went idle; a task pinned to one CPU joins that CPU's
  * pinned queue; an idle CPU of the LLC is woken for the shared queue;
- * failing that a latency-critical task may evict a running one
- * (preempt.bpf.h); else it waits in its LLC's queue.
+ * failing that, a boosted slice on its CPU that already ran a system
+ * slice is called in (slice.bpf.h), or a latency-critical task may evict
+ * a running one (preempt.bpf.h); else it waits in its LLC's queue.
  */
 SEC("struct_ops/lavd_enqueue")
 void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct task_ctx *taskc = get_task_ctx(p);
 	struct cpu_ctx *cpuc = get_cpu_ctx();
-	s32 cpu = scx_bpf_task_cpu(p);
+	s32 cpu = scx_bpf_task_cpu(p), idle, revoke = -1;
 	u32 llc = cpu_to_llc(cpu);
 	u64 slice = READ_ONCE(sys_slice), vdl;
 
@@ -130,9 +131,22 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
-	if (kick_idle_cpu_for(p, llc) ||
-	    !try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
-		lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
+	/* An idle CPU is woken once the task is queued; with none, a boost
+	 * on its CPU is called in, or it may evict a running task. */
+	idle = idle_cpu_for(p, llc);
+	if (idle < 0)
+		revoke = boost_to_revoke(taskc, cpu);
+	if (idle < 0 && revoke < 0 && try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
+		return;
+	lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
+	if (idle >= 0) {
+		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+	} else if (revoke >= 0) {
+		struct cpu_ctx *v = get_cpu_ctx_of(revoke);
+
+		if (v && cut_running_slice(revoke, v, READ_ONCE(sys_slice), lavd_now()))
+			cpuc->nr_slice_shrink++;
+	}
 }
 
 struct steal_ctx {

@@ -28,6 +28,7 @@
 #include "compat.bpf.h"
 #include "intf.h"
 #include "policy.h"
+#include "energy.h"
 
 #define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -50,8 +51,30 @@ const volatile u32 nr_cpu_ids = 1;
 const volatile u32 nr_cpus_online = 1;
 const volatile u32 nr_llcs = 1;
 const volatile u16 cpu_llc[LAVD_MAX_CPUS];
-const volatile u16 cpu_capacity[LAVD_MAX_CPUS];	/* for issue 6 (big/little) */
-const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling; for issue 6 */
+const volatile u16 cpu_capacity[LAVD_MAX_CPUS];	/* 1024 = the fastest CPU */
+const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling */
+/*
+ * Compute domains (issue 6, lavd/cpdom.c builds them): one per (NUMA
+ * node, LLC, core type), each with its own queue. dom_nbr[d] lists the
+ * other domains nearest first, dom_nbr_dist[d] their distance (0 same
+ * LLC, 1 same node, 2 another node). cpu_order[0] is the performance
+ * preference order of the online CPUs, cpu_order[1] the powersave one.
+ */
+const volatile u32 nr_doms = 1;
+const volatile u8 cpu_dom[LAVD_MAX_CPUS];
+const volatile u8 cpu_big[LAVD_MAX_CPUS];	/* 1: big core (all, if alike) */
+const volatile u8 dom_big[LAVD_MAX_DOMS];
+const volatile u8 dom_nr_nbr[LAVD_MAX_DOMS];
+const volatile u8 dom_nbr[LAVD_MAX_DOMS][LAVD_MAX_DOMS];
+const volatile u8 dom_nbr_dist[LAVD_MAX_DOMS][LAVD_MAX_DOMS];
+const volatile u16 cpu_order[2][LAVD_MAX_CPUS];
+const volatile u32 nr_order = 1;
+const volatile bool have_little;	/* some CPU is a little core */
+const volatile bool smt_on;
+const volatile u32 total_cap = LAVD_SCALE;	/* capacities of the online CPUs */
+const volatile u32 smallest_cap = LAVD_SCALE;
+const volatile bool no_core_compaction;
+const volatile bool no_freq_scaling;
 const volatile u64 slice_min_ns = LAVD_SLICE_MIN_DFL;
 const volatile u64 slice_max_ns = LAVD_SLICE_MAX_DFL;
 const volatile u32 preempt_shift = LAVD_PREEMPT_SHIFT_DFL;
@@ -126,6 +149,13 @@ struct task_ctx {
 	u32 preempted_by;	/* pid of the wakee that evicted its last run */
 	u32 wake_irq;		/* last woken from: 0 a task, 1 hardirq, 2 softirq */
 	char waker_comm[16];
+	/* issue 6: CPU demand, performance criticality, where it ran */
+	u64 demand;		/* share of time runnable, /1024 (energy.h) */
+	u64 dem_clk;		/* start of the current demand window */
+	u64 dem_acc;		/* runnable time in it */
+	u64 dem_since;		/* runnable since (0: not runnable) */
+	u32 perf_cri;
+	u32 last_cpu;		/* CPU of its last run + 1 (0: none yet) */
 };
 
 struct {
@@ -181,6 +211,25 @@ struct cpu_ctx {
 	u32 preempt_by;		/* pid of the wakee that evicted the running task */
 	u64 last_tick_clk;	/* last ops.tick here */
 	struct bpf_cpumask __kptr *tmp_mask;	/* scratch for mask ANDs */
+	/* issue 6: counters */
+	u64 nr_perf_cri;
+	u64 nr_on_big;
+	u64 nr_pc_on_big;
+	u64 nr_migrate;
+	u64 nr_xdom;
+	u64 nr_force_steal;
+	u64 nr_donate;
+	u64 nr_move;
+	u64 nr_cpuperf_set;
+	u64 nr_dom_sched;	/* schedules here (summed per domain) */
+	/* perf_cri of the schedules since the timer last looked */
+	u64 pc_sum, pc_cnt;
+	u32 pc_min, pc_max;
+	/* utilisation (1024 = busy all the time) and the cpufreq target */
+	u64 busy_prev;		/* busy time at the timer's previous look */
+	u64 util, util_avg;
+	u32 perf_want, perf_cur;
+	bool running_heavy;	/* the task running here is heavy */
 };
 
 #define CPUF_RUNNING	(1u << 0)	/* one of lavd's tasks runs here */

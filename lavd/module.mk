@@ -8,19 +8,22 @@
 $(eval $(call gs_test,test_lavd_policy,tests/test_lavd_policy.c))
 $(eval $(call gs_test,test_lavd_loader,tests/test_lavd_loader.c))
 $(eval $(call gs_test,test_lavd_features,tests/test_lavd_features.c))
+$(eval $(call gs_test,test_lavd_energy,tests/test_lavd_energy.c))
+$(eval $(call gs_test,test_lavd_domains,tests/test_lavd_domains.c))
 INTEGRATION_TESTS += tests/test_lavd_cli.sh
 
 LAVD_BPF_HDRS := lavd/lavd.bpf.h lavd/compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
 	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
-	lavd/policy.h
+	lavd/policy.h lavd/energy.h
 $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
 
 # The loader. Its objects go to $(BUILD)/obj/lavd/: the generic rule would
 # put them in $(BUILD)/lavd/, the path of the program itself.
 PROGRAMS += $(BUILD)/lavd
 LAVD_OBJS := $(BUILD)/obj/lavd/main.o $(BUILD)/obj/lavd/topo.o \
-	$(BUILD)/obj/lavd/kinfo.o \
+	$(BUILD)/obj/lavd/kinfo.o $(BUILD)/obj/lavd/cpdom.o \
+	$(BUILD)/obj/lavd/power.o \
 	$(BUILD)/obj/lavd/report.o
 $(BUILD)/obj/lavd/%.o: lavd/%.c
 	@mkdir -p $(@D)

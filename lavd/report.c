@@ -72,6 +72,70 @@ void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 		 (unsigned long long)(cur->nr_keep - prev->nr_keep));
 }
 
+const char *lavd_power_mode_str(__u64 mode)
+{
+	switch (mode) {
+	case LAVD_PM_POWERSAVE: return "powersave";
+	case LAVD_PM_BALANCED: return "balanced";
+	case LAVD_PM_PERFORMANCE: return "performance";
+	default: return "?";
+	}
+}
+
+void lavd_energy_line(char *buf, size_t len, const struct lavd_stats *prev,
+		      const struct lavd_stats *cur, double secs, bool have_little)
+{
+	__u64 sched = cur->nr_sched - prev->nr_sched;
+	__u64 pc = cur->nr_perf_cri - prev->nr_perf_cri;
+	char big[160], doms[96];
+	size_t off = 0;
+
+	if (have_little)
+		snprintf(big, sizeof(big),
+			 "big %u%% thr %llu pc %u%% on-big %u%% pc-on-big %u%% heavy %llu",
+			 pct(cur->big_scale, 1024), (unsigned long long)cur->perf_thresh,
+			 pct(pc, sched), pct(cur->nr_on_big - prev->nr_on_big, sched),
+			 pct(cur->nr_pc_on_big - prev->nr_pc_on_big, pc),
+			 (unsigned long long)cur->nr_heavy);
+	else
+		snprintf(big, sizeof(big), "big - heavy %llu",
+			 (unsigned long long)cur->nr_heavy);
+	off = (size_t)snprintf(doms, sizeof(doms), "doms %llu",
+			       (unsigned long long)cur->nr_doms);
+	if (cur->nr_doms > 1 && cur->nr_doms <= 8) {
+		__u64 all = 0;
+
+		for (__u64 d = 0; d < cur->nr_doms; d++)
+			all += cur->dom_sched[d] - prev->dom_sched[d];
+		for (__u64 d = 0; d < cur->nr_doms && off < sizeof(doms); d++)
+			off += (size_t)snprintf(doms + off, sizeof(doms) - off, "%s%u%%%s",
+						d ? " " : " [",
+						pct(cur->dom_sched[d] - prev->dom_sched[d], all),
+						d + 1 == cur->nr_doms ? "]" : "");
+	}
+	snprintf(buf, len,
+		 "active %llu/%llu ovf %llu | mode %s req %.2f time perf %.1fs "
+		 "bal %.1fs save %.1fs | %s | %s stealer %llu stealee %llu | "
+		 "mig/s %.0f xdom/s %.0f steal %llu force %llu donate %llu move %llu | "
+		 "freq %u%% set %llu",
+		 (unsigned long long)cur->nr_active, (unsigned long long)cur->nr_cpus,
+		 (unsigned long long)cur->nr_overflow,
+		 lavd_power_mode_str(cur->power_mode), (double)cur->req_cap / 1024.0,
+		 (double)cur->mode_ns[LAVD_PM_PERFORMANCE] / 1e9,
+		 (double)cur->mode_ns[LAVD_PM_BALANCED] / 1e9,
+		 (double)cur->mode_ns[LAVD_PM_POWERSAVE] / 1e9,
+		 big, doms, (unsigned long long)cur->nr_stealer,
+		 (unsigned long long)cur->nr_stealee,
+		 rate(cur->nr_migrate - prev->nr_migrate, secs),
+		 rate(cur->nr_xdom - prev->nr_xdom, secs),
+		 (unsigned long long)(cur->nr_steal - prev->nr_steal),
+		 (unsigned long long)(cur->nr_force_steal - prev->nr_force_steal),
+		 (unsigned long long)(cur->nr_donate - prev->nr_donate),
+		 (unsigned long long)(cur->nr_move - prev->nr_move),
+		 pct(cur->cpuperf_avg, 1024),
+		 (unsigned long long)(cur->nr_cpuperf_set - prev->nr_cpuperf_set));
+}
+
 /* A duration in ms with two decimals, or us below 1 ms. */
 static const char *dur(char *b, size_t n, __u64 ns)
 {

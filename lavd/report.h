@@ -7,6 +7,7 @@
 #ifndef LAVD_REPORT_H
 #define LAVD_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "intf.h"
@@ -25,6 +26,27 @@
  */
 void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 		     const struct lavd_stats *cur, double secs);
+
+/*
+ * The topology and energy part of the statistics line (issue 6), printed
+ * after lavd_stats_line()'s. Active set and overflow CPUs, power mode
+ * with the required capacity (in CPUs) and the time spent in each mode
+ * since load, big/little placement (big cores' share of the active
+ * capacity, the perf_cri threshold, shares of schedules by tasks that
+ * prefer a big core and on big cores; "big -" without little cores),
+ * compute domains (share of schedules per domain up to 8, stealer and
+ * stealee counts), migrations and cross-domain moves, and the mean
+ * cpufreq target. E.g.
+ *   active 2/4 ovf 0 | mode balanced req 1.50 time perf 1.5s bal 3.0s
+ *   save 0.5s | big 50% thr 23 pc 25% on-big 60% pc-on-big 96% heavy 1
+ *   | doms 2 [40% 60%] stealer 1 stealee 1 | mig/s 30 xdom/s 5 steal 9
+ *   force 4 donate 3 move 2 | freq 63% set 7
+ */
+void lavd_energy_line(char *buf, size_t len, const struct lavd_stats *prev,
+		      const struct lavd_stats *cur, double secs, bool have_little);
+
+/* "powersave", "balanced", "performance" for LAVD_PM_*. */
+const char *lavd_power_mode_str(__u64 mode);
 
 /* "off", "fexit", "tracepoint" for LAVD_FUTEX_*. */
 const char *lavd_futex_path_str(__u64 path);

@@ -93,6 +93,28 @@ static long shrink_boosted_cpu(u64 idx, void *data)
 }
 
 /*
+ * A boosted slice is a loan that others may call in: when a task is
+ * queued with no CPU idle and its preferred CPU runs a less critical task
+ * on a boosted slice that has already run a whole system slice, the boost
+ * ends. Returns that CPU (the caller cuts it once the task is queued,
+ * cut_running_slice()), or -1.
+ */
+static __always_inline s32 boost_to_revoke(struct task_ctx *taskc, s32 cpu)
+{
+	struct cpu_ctx *c;
+
+	if (no_slice_boost || cpu < 0 || cpu >= (s32)nr_cpu_ids)
+		return -1;
+	c = get_cpu_ctx_of(cpu);
+	if (!c || !(READ_ONCE(c->running_flags) & CPUF_BOOSTED) ||
+	    taskc->lat_cri <= READ_ONCE(c->running_lat_cri) ||
+	    lavd_now() - READ_ONCE(c->running_clk) < READ_ONCE(sys_slice))
+		return -1;
+	c->running_flags &= ~CPUF_BOOSTED;
+	return cpu;
+}
+
+/*
  * ops.dispatch with the previous task still runnable and its slice over:
  * a probable futex holder gets one more slice (once per run), so that the
  * tasks waiting for its lock are not stuck behind everything queued.

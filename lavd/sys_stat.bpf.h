@@ -22,7 +22,7 @@ struct {
 } lavd_timer SEC(".maps");
 
 /* Totals of the per-CPU counters at the previous tick (for averages). */
-static u64 prev_sched, prev_sum_lat_cri, prev_busy, prev_tick_ns;
+static u64 prev_sched, prev_sum_lat_cri, prev_busy, prev_tick_ns, prev_clk;
 /* EWMAs of each interval's largest lat_cri and of schedules per second */
 static u64 max_lat_cri_ewma, sched_per_s;
 
@@ -61,6 +61,7 @@ static __always_inline u64 count_queued(void)
 struct tick_sum {
 	struct lavd_stats *st;
 	u64 sched, sum_lc, max_lc, busy;
+	u64 clk;	/* lavd_now() of this tick, for the busy time */
 };
 
 static long sum_cpu(u64 cpu, void *data)
@@ -99,7 +100,13 @@ static long sum_cpu(u64 cpu, void *data)
 	st->nr_pinned_cap += c->nr_pinned_cap;
 	st->nr_samples_lost += c->nr_samples_lost;
 	st->nr_keep += c->nr_keep;
+	/* busy time so far, including the running task's time since the
+	 * CPU last accounted it (at its tick or stop): without it a CPU
+	 * busy all interval long reads up to one tick short */
 	s->busy += c->busy_ns;
+	if ((READ_ONCE(c->running_flags) & CPUF_RUNNING) &&
+	    s->clk > READ_ONCE(c->busy_mark))
+		s->busy += s->clk - READ_ONCE(c->busy_mark);
 	return 0;
 }
 
@@ -138,6 +145,7 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->nr_slice_shrink = st->nr_pinned = st->nr_pinned_cap = 0;
 	st->nr_samples_lost = st->nr_keep = 0;
 	s.st = st;
+	s.clk = lavd_now();
 	bpf_loop(nr_cpu_ids, sum_cpu, &s, 0);
 	now = bpf_ktime_get_ns();
 
@@ -164,11 +172,14 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	if (prev_tick_ns && now > prev_tick_ns)
 		sched_per_s = lavd_ewma(sched_per_s, d_sched * LAVD_NSEC_PER_SEC /
 						     (now - prev_tick_ns));
-	/* utilisation of the interval: busy time over CPUs x elapsed */
-	if (prev_tick_ns && now > prev_tick_ns && s.busy >= prev_busy)
-		WRITE_ONCE(util_pct_last,
+	/* utilisation of the interval: busy time over CPUs x elapsed (both
+	 * on lavd_now()'s clock); a snapshot that went back (a CPU accounted
+	 * less than the previous estimate) reads as busy */
+	if (prev_clk && s.clk > prev_clk)
+		WRITE_ONCE(util_pct_last, s.busy < prev_busy ? 100 :
 			   lavd_min(100, (s.busy - prev_busy) * 100 /
-					 ((now - prev_tick_ns) * lavd_max(nr_cpus_online, 1))));
+					 ((s.clk - prev_clk) * lavd_max(nr_cpus_online, 1))));
+	prev_clk = s.clk;
 	prev_sched = s.sched;
 	prev_sum_lat_cri = s.sum_lc;
 	prev_busy = s.busy;

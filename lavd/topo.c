@@ -102,6 +102,68 @@ static int llc_leader(const char *cpudir)
 	return leader;
 }
 
+/*
+ * NUMA nodes: each root/devices/system/node/nodeN/cpulist names its CPUs.
+ * Without them (no NUMA support, or a fake tree) every CPU is in node 0.
+ * Nodes are renumbered compactly in the order of their first online CPU.
+ */
+static void read_nodes(const char *root, struct lavd_topo *t)
+{
+	int node_of[LAVD_MAX_CPUS], remap[LAVD_MAX_CPUS];
+	bool set[LAVD_MAX_CPUS];
+	char path[512], buf[4096];
+
+	for (int c = 0; c < LAVD_MAX_CPUS; c++) {
+		node_of[c] = -1;
+		remap[c] = -1;
+	}
+	for (int n = 0; n < LAVD_MAX_CPUS; n++) {
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
+			 root, n);
+		if (gs_read_text(path, buf, sizeof(buf)) < 0 ||
+		    lavd_parse_cpulist(buf, set, LAVD_MAX_CPUS) < 0)
+			continue;
+		for (int c = 0; c < LAVD_MAX_CPUS; c++)
+			if (set[c] && node_of[c] < 0)
+				node_of[c] = n;
+	}
+	t->nr_nodes = 0;
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		int n = node_of[c] < 0 ? 0 : node_of[c];
+
+		t->node[c] = 0;
+		if (!t->online[c])
+			continue;
+		if (remap[n] < 0)
+			remap[n] = t->nr_nodes++;
+		t->node[c] = remap[n];
+	}
+	if (!t->nr_nodes)
+		t->nr_nodes = 1;
+}
+
+/*
+ * x86 hybrid CPUs (Intel P/E cores) have one perf PMU per core type:
+ * root/devices/cpu_core/cpus lists the P-cores, .../cpu_atom/cpus the
+ * E-cores. Recorded in t->hybrid[]; cpdom.c turns it into core types.
+ */
+static void read_hybrid(const char *root, struct lavd_topo *t)
+{
+	static const char *const pmu[2] = { "cpu_core", "cpu_atom" };
+	bool set[LAVD_MAX_CPUS];
+	char path[512], buf[4096];
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/devices/%s/cpus", root, pmu[i]);
+		if (gs_read_text(path, buf, sizeof(buf)) < 0 ||
+		    lavd_parse_cpulist(buf, set, LAVD_MAX_CPUS) <= 0)
+			continue;
+		for (int c = 0; c < t->nr_cpu_ids; c++)
+			if (set[c])
+				t->hybrid[c] = i + 1;
+	}
+}
+
 int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 		   size_t errlen)
 {
@@ -212,5 +274,7 @@ int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 			t->capacity[c] = 1024;
 		gs_strlcpy(t->capacity_src, "uniform", sizeof(t->capacity_src));
 	}
+	read_nodes(root, t);
+	read_hybrid(root, t);
 	return 0;
 }

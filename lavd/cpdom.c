@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Compute domains, core types and CPU preference orders for lavd, and the
+ * topology override file that lets tests (host and VM) state a topology
+ * the machine does not have. Pure C over struct lavd_topo; no libbpf, so
+ * it is unit-tested on the host (tests/test_lavd_domains.c).
+ *
+ * A compute domain is the set of online CPUs sharing a NUMA node, a
+ * last-level cache and a core type (LAVD.md); each gets its own queue in
+ * BPF. Its neighbours are the other domains, nearest first: distance 0
+ * shares the LLC (the other core type), 1 shares the node, 2 is another
+ * node.
+ */
+#include "topo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* E-core capacity assumed on an x86 hybrid that states none (5/8). */
+#define HYBRID_LITTLE_CAP	640
+
+/* ---- the override file ---- */
+
+struct ovr {
+	int node, llc, cap, type, smt;	/* -1: not stated */
+};
+
+static int ovr_fail(char *err, size_t errlen, const char *name, int line,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int ovr_fail(char *err, size_t errlen, const char *name, int line,
+		const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s:%d: %s", name, line, msg);
+	return -1;
+}
+
+/* A whole-token integer in [lo, hi]; -1 when it is not one. */
+static long int_in(const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+/*
+ * Renumbers labels compactly in the order of the first online CPU that
+ * has them. key[c] encodes where the value came from, so that an
+ * override label and a sysfs index never collide.
+ */
+static int renumber(const struct lavd_topo *t, const long *key, int *out)
+{
+	long seen[LAVD_MAX_CPUS];
+	int n = 0;
+
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		int i;
+
+		out[c] = 0;
+		if (!t->online[c])
+			continue;
+		for (i = 0; i < n && seen[i] != key[c]; i++)
+			;
+		if (i == n)
+			seen[n++] = key[c];
+		out[c] = i;
+	}
+	return n ? n : 1;
+}
+
+int lavd_topo_override_text(const char *name, const char *text,
+			    struct lavd_topo *t, char *err, size_t errlen)
+{
+	static struct ovr o[LAVD_MAX_CPUS];
+	static bool listed[LAVD_MAX_CPUS];
+	long llc_key[LAVD_MAX_CPUS], node_key[LAVD_MAX_CPUS];
+	bool any_cap = false, any_type = false, any_smt = false;
+	const char *p = text;
+	int lineno = 0;
+
+	for (int c = 0; c < LAVD_MAX_CPUS; c++) {
+		o[c] = (struct ovr){ -1, -1, -1, -1, -1 };
+		listed[c] = false;
+	}
+	while (*p) {
+		char line[1024], *tok[32], *save = NULL, *w;
+		bool set[LAVD_MAX_CPUS];
+		struct ovr v = { -1, -1, -1, -1, -1 };
+		size_t len = strcspn(p, "\n");
+		int ntok = 0, nset;
+
+		lineno++;
+		if (len >= sizeof(line))
+			return ovr_fail(err, errlen, name, lineno, "line too long");
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (p[len] == '\n');
+		if ((w = strchr(line, '#')))
+			*w = '\0';
+		for (w = strtok_r(line, " \t\r", &save); w;
+		     w = strtok_r(NULL, " \t\r", &save)) {
+			if (ntok == 32)
+				return ovr_fail(err, errlen, name, lineno, "too many words");
+			tok[ntok++] = w;
+		}
+		if (!ntok)
+			continue;
+		if (strcmp(tok[0], "cpus") || ntok < 2)
+			return ovr_fail(err, errlen, name, lineno,
+				    "expected 'cpus LIST [node N] [llc N] [capacity N] "
+				    "[type big|little] [smt N]', got '%s'", tok[0]);
+		nset = lavd_parse_cpulist(tok[1], set, LAVD_MAX_CPUS);
+		if (nset <= 0)
+			return ovr_fail(err, errlen, name, lineno,
+				    "'%s' is not a CPU list", tok[1]);
+		if ((ntok - 2) % 2)
+			return ovr_fail(err, errlen, name, lineno, "'%s' needs a value",
+				    tok[ntok - 1]);
+		for (int i = 2; i < ntok; i += 2) {
+			const char *k = tok[i], *val = tok[i + 1];
+			long x;
+
+			if (!strcmp(k, "node")) {
+				if ((x = int_in(val, 0, LAVD_MAX_CPUS - 1)) < 0)
+					return ovr_fail(err, errlen, name, lineno,
+						    "node: expected 0..%d, got '%s'",
+						    LAVD_MAX_CPUS - 1, val);
+				v.node = (int)x;
+			} else if (!strcmp(k, "llc")) {
+				if ((x = int_in(val, 0, 4095)) < 0)
+					return ovr_fail(err, errlen, name, lineno,
+						    "llc: expected 0..4095, got '%s'", val);
+				v.llc = (int)x;
+			} else if (!strcmp(k, "capacity")) {
+				if ((x = int_in(val, 1, 1024)) < 0)
+					return ovr_fail(err, errlen, name, lineno,
+						    "capacity: expected 1..1024, got '%s'", val);
+				v.cap = (int)x;
+			} else if (!strcmp(k, "type")) {
+				if (!strcmp(val, "big"))
+					v.type = 1;
+				else if (!strcmp(val, "little"))
+					v.type = 0;
+				else
+					return ovr_fail(err, errlen, name, lineno,
+						    "type: expected big or little, got '%s'", val);
+			} else if (!strcmp(k, "smt")) {
+				if ((x = int_in(val, 1, 8)) < 0)
+					return ovr_fail(err, errlen, name, lineno,
+						    "smt: expected 1..8 threads per core, got '%s'",
+						    val);
+				v.smt = (int)x;
+			} else {
+				return ovr_fail(err, errlen, name, lineno,
+					    "unknown key '%s' (node, llc, capacity, type, smt)",
+					    k);
+			}
+		}
+		for (int c = 0; c < LAVD_MAX_CPUS; c++) {
+			if (!set[c])
+				continue;
+			if (c >= t->nr_cpu_ids || !t->online[c])
+				return ovr_fail(err, errlen, name, lineno,
+					    "CPU %d is not online", c);
+			if (listed[c])
+				return ovr_fail(err, errlen, name, lineno,
+					    "CPU %d is listed twice", c);
+			listed[c] = true;
+			o[c] = v;
+		}
+		/* smt N: this line's CPUs, in order, N threads per core */
+		if (v.smt > 0) {
+			int k = 0, first = -1;
+
+			any_smt = true;
+			for (int c = 0; c < LAVD_MAX_CPUS; c++) {
+				if (!set[c])
+					continue;
+				if (k++ % v.smt == 0)
+					first = c;
+				t->core[c] = first;
+			}
+		}
+		any_cap |= v.cap > 0;
+		any_type |= v.type >= 0;
+	}
+
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		llc_key[c] = o[c].llc >= 0 ? 100000L + o[c].llc : t->llc[c];
+		node_key[c] = o[c].node >= 0 ? 100000L + o[c].node : t->node[c];
+		if (o[c].cap > 0)
+			t->capacity[c] = o[c].cap;
+		if (o[c].type >= 0) {
+			t->big[c] = o[c].type == 1;
+			t->type_given[c] = true;
+		}
+	}
+	t->nr_llcs = renumber(t, llc_key, t->llc);
+	t->nr_nodes = renumber(t, node_key, t->node);
+	if (t->nr_llcs > LAVD_MAX_LLCS)
+		return ovr_fail(err, errlen, name, lineno, "%d LLCs: at most %d",
+			    t->nr_llcs, LAVD_MAX_LLCS);
+	t->llc_from_cache = true;
+	if (any_smt) {
+		bool seen[LAVD_MAX_CPUS] = { false };
+
+		t->smt = false;
+		t->nr_cores = 0;
+		for (int c = 0; c < t->nr_cpu_ids; c++) {
+			if (!t->online[c])
+				continue;
+			if (t->core[c] != c)
+				t->smt = true;
+			if (!seen[t->core[c]]) {
+				seen[t->core[c]] = true;
+				t->nr_cores++;
+			}
+		}
+	}
+	if (any_cap)
+		gs_strlcpy(t->capacity_src, "override", sizeof(t->capacity_src));
+	if (any_type)
+		gs_strlcpy(t->type_src, "override", sizeof(t->type_src));
+	gs_strlcpy(t->override, name, sizeof(t->override));
+	return 0;
+}
+
+int lavd_topo_override(const char *path, struct lavd_topo *t, char *err,
+		       size_t errlen)
+{
+	static char buf[256 * 1024];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	if (ferror(f) || !feof(f)) {
+		fclose(f);
+		snprintf(err, errlen, "%s: %s", path,
+			 n == sizeof(buf) - 1 ? "larger than 256 KiB" : "read error");
+		return -1;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		snprintf(err, errlen, "%s: not a text file", path);
+		return -1;
+	}
+	return lavd_topo_override_text(path, buf, t, err, errlen);
+}
+
+/* ---- core types, domains, orders ---- */
+
+static void derive_core_types(struct lavd_topo *t)
+{
+	int cmin = 1024, cmax = 0, nr_core = 0, nr_atom = 0, nr_on = 0;
+	bool given = false;
+
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		if (!t->online[c])
+			continue;
+		nr_on++;
+		given |= t->type_given[c];
+		nr_core += t->hybrid[c] == 1;
+		nr_atom += t->hybrid[c] == 2;
+		if (t->capacity[c] < cmin)
+			cmin = t->capacity[c];
+		if (t->capacity[c] > cmax)
+			cmax = t->capacity[c];
+	}
+	if (nr_core && nr_atom && nr_core + nr_atom == nr_on) {
+		/* x86 hybrid: the PMUs say which cores are which */
+		bool flat = cmin * 5 >= cmax * 4;
+
+		for (int c = 0; c < t->nr_cpu_ids; c++) {
+			if (!t->online[c] || t->type_given[c])
+				continue;
+			t->big[c] = t->hybrid[c] == 1;
+			if (flat && !t->big[c])
+				t->capacity[c] = HYBRID_LITTLE_CAP;
+		}
+		if (!given)
+			snprintf(t->type_src, sizeof(t->type_src), "x86 hybrid%s",
+				 flat ? ", E-core capacity assumed 640" : "");
+	} else if (cmin * 5 < cmax * 4) {
+		/* capacities differ by more than 20 %: big above the midpoint
+		 * (turbo cores a few percent faster are not another type) */
+		for (int c = 0; c < t->nr_cpu_ids; c++)
+			if (t->online[c] && !t->type_given[c])
+				t->big[c] = t->capacity[c] * 2 >= cmin + cmax;
+		if (!given)
+			gs_strlcpy(t->type_src, t->capacity_src, sizeof(t->type_src));
+	} else {
+		for (int c = 0; c < t->nr_cpu_ids; c++)
+			if (t->online[c] && !t->type_given[c])
+				t->big[c] = true;
+		if (!given)
+			gs_strlcpy(t->type_src, "uniform", sizeof(t->type_src));
+	}
+	t->have_little = false;
+	for (int c = 0; c < t->nr_cpu_ids; c++)
+		if (t->online[c] && !t->big[c])
+			t->have_little = true;
+}
+
+static int dom_distance(const struct lavd_dom_info *a, const struct lavd_dom_info *b)
+{
+	if (a->node != b->node)
+		return 2;
+	return a->llc == b->llc ? 0 : 1;
+}
+
+/* Sort keys of the preference orders, compared lexicographically. */
+struct order_key {
+	int cpu;
+	int k[5];
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+
+	for (int i = 0; i < 5; i++)
+		if (x->k[i] != y->k[i])
+			return x->k[i] < y->k[i] ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+int lavd_topo_domains(struct lavd_topo *t, char *err, size_t errlen)
+{
+	static struct order_key keys[LAVD_MAX_CPUS];
+	int rank[LAVD_MAX_CPUS];
+	int n = 0;
+
+	derive_core_types(t);
+	t->nr_doms = 0;
+	memset(t->doms, 0, sizeof(t->doms));
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		int d;
+
+		t->dom[c] = 0;
+		if (!t->online[c])
+			continue;
+		for (d = 0; d < t->nr_doms; d++)
+			if (t->doms[d].node == t->node[c] && t->doms[d].llc == t->llc[c] &&
+			    t->doms[d].big == t->big[c])
+				break;
+		if (d == t->nr_doms) {
+			if (d == LAVD_MAX_DOMS) {
+				snprintf(err, errlen, "more than %d compute domains "
+					 "(NUMA node x LLC x core type)", LAVD_MAX_DOMS);
+				return -1;
+			}
+			t->doms[d].node = t->node[c];
+			t->doms[d].llc = t->llc[c];
+			t->doms[d].big = t->big[c];
+			t->nr_doms++;
+		}
+		t->dom[c] = d;
+		t->doms[d].nr_cpus++;
+		t->doms[d].cap += t->capacity[c];
+	}
+	if (!t->nr_doms) {
+		snprintf(err, errlen, "no online CPU");
+		return -1;
+	}
+
+	/* neighbours: nearest first, and at one distance in circular order
+	 * starting after the domain itself, so that domains do not all pick
+	 * the same neighbour first */
+	for (int d = 0; d < t->nr_doms; d++) {
+		struct lavd_dom_info *di = &t->doms[d];
+
+		di->nr_nbr = 0;
+		for (int dist = 0; dist < LAVD_DOM_DIST; dist++)
+			for (int i = 1; i < t->nr_doms; i++) {
+				int e = (d + i) % t->nr_doms;
+
+				if (dom_distance(di, &t->doms[e]) != dist)
+					continue;
+				di->nbr[di->nr_nbr] = e;
+				di->nbr_dist[di->nr_nbr] = dist;
+				di->nr_nbr++;
+			}
+	}
+
+	/* preference orders of the online CPUs */
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		rank[c] = 0;
+		if (!t->online[c])
+			continue;
+		for (int s = 0; s < c; s++)
+			if (t->online[s] && t->core[s] == t->core[c])
+				rank[c]++;
+	}
+	/* performance: big first, one thread of every core before the
+	 * second threads, then compact by node, LLC and core */
+	n = 0;
+	for (int c = 0; c < t->nr_cpu_ids; c++)
+		if (t->online[c])
+			keys[n++] = (struct order_key){ c, { !t->big[c], rank[c], t->node[c],
+						       t->llc[c], t->core[c] } };
+	qsort(keys, (size_t)n, sizeof(keys[0]), cmp_key);
+	for (int i = 0; i < n; i++)
+		t->order_perf[i] = keys[i].cpu;
+	/* powersave: little first, SMT siblings together, compact */
+	n = 0;
+	for (int c = 0; c < t->nr_cpu_ids; c++)
+		if (t->online[c])
+			keys[n++] = (struct order_key){ c, { t->big[c], t->node[c], t->llc[c],
+						       t->core[c], rank[c] } };
+	qsort(keys, (size_t)n, sizeof(keys[0]), cmp_key);
+	for (int i = 0; i < n; i++)
+		t->order_save[i] = keys[i].cpu;
+	t->nr_order = n;
+	return 0;
+}
