@@ -47,31 +47,17 @@ struct {
 	__type(value, struct dom_ctx);
 } lavd_dom SEC(".maps");
 
-static __always_inline u64 dom_dsq(u32 dom)
-{
-	return dom;
-}
-
 static __always_inline struct dom_ctx *get_dom(u32 dom)
 {
 	return bpf_map_lookup_elem(&lavd_dom, &dom);
-}
-
-static __always_inline u32 cpu_to_dom(s32 cpu)
-{
-	u32 c = (u32)cpu;
-
-	if (c >= LAVD_MAX_CPUS)
-		return 0;
-	barrier_var(c);
-	return cpu_dom[c] < nr_doms ? cpu_dom[c] : 0;
 }
 
 static __always_inline const struct cpumask *dom_mask(u32 dom)
 {
 	struct dom_ctx *d = get_dom(dom);
 
-	return d && d->mask ? (const struct cpumask *)d->mask : NULL;
+	/* one read of the kptr (a second would be unchecked) */
+	return d ? (const struct cpumask *)d->mask : NULL;
 }
 
 /* The i-th nearest neighbour of @dom and its distance; false if none. */
@@ -225,12 +211,15 @@ static __always_inline void plan_domains(struct lavd_stats *st)
 
 /* ---- set-up (ops.init) ---- */
 
-/* Creates each domain's queue and cpumask (bpf_loop body). */
+/*
+ * Creates each domain's queue and (empty) cpumask (bpf_loop body); the
+ * per-CPU pass of ops.init adds each CPU to its domain (dom_add_cpu).
+ */
 static long init_dom(u64 idx, void *data)
 {
 	struct bpf_cpumask *m;
 	struct dom_ctx *d;
-	u32 dom = (u32)idx, cpu;
+	u32 dom = (u32)idx;
 	s32 *err = data;
 
 	*err = scx_bpf_create_dsq(dom_dsq(dom), -1);
@@ -246,17 +235,30 @@ static long init_dom(u64 idx, void *data)
 		*err = -ENOMEM;
 		return 1;
 	}
-	for (cpu = 0; cpu < LAVD_MAX_CPUS; cpu++) {
-		if (cpu >= nr_cpu_ids)
-			break;
-		/* offline CPUs have no domain (the loader marks them 255) */
-		if (cpu_dom[cpu] == dom)
-			bpf_cpumask_set_cpu(cpu, m);
-	}
 	m = bpf_kptr_xchg(&d->mask, m);
 	if (m)
 		bpf_cpumask_release(m);
 	return 0;
+}
+
+/*
+ * An online CPU joins its domain's cpumask (offline CPUs have no domain:
+ * the loader marks them 255). Called under bpf_rcu_read_lock().
+ */
+static __always_inline void dom_add_cpu(u32 cpu)
+{
+	struct bpf_cpumask *m;
+	struct dom_ctx *d;
+
+	if (cpu >= LAVD_MAX_CPUS)
+		return;
+	barrier_var(cpu);
+	if (cpu_dom[cpu] >= LAVD_MAX_DOMS)
+		return;
+	d = get_dom(cpu_dom[cpu]);
+	m = d ? d->mask : NULL;
+	if (m)
+		bpf_cpumask_set_cpu(cpu, m);
 }
 
 #endif

@@ -116,6 +116,7 @@ struct lavd_stats {
 	__u64 perf_thresh;	/* perf_cri a task needs for a big core */
 	__u64 nr_heavy;		/* heavy tasks running at the last interval */
 	__u64 nr_doms;		/* compute domains */
+	__u64 have_little;	/* some CPU is a little core */
 	__u64 nr_stealer;	/* domains marked stealer / stealee now */
 	__u64 nr_stealee;
 	__u64 cpuperf_avg;	/* mean cpufreq target of the active CPUs, /1024 */

@@ -6,8 +6,9 @@
  * itself sits in the concern files included below and its arithmetic in
  * policy.h.
  *
- * Shape: tasks wait in one earliest-virtual-deadline queue per LLC (one
- * global queue on a single-LLC machine). A task's deadline comes closer
+ * Shape: tasks wait in one earliest-virtual-deadline queue per compute
+ * domain (NUMA node x LLC x core type; one global queue on a single-LLC
+ * machine with one core type). A task's deadline comes closer
  * the more latency-critical it is (wakes and sleeps often, runs briefly,
  * woken by interrupts or critical tasks) and moves away while it is
  * greedy (more service than the average runnable task). Waking tasks go
@@ -16,12 +17,18 @@
  * adapts to keep the queue's latency near 10 ms, is boosted for long
  * runners while there is room, and capped while pinned tasks wait.
  * Probable futex holders are not evicted and get one slice extension.
+ * Energy (issue 6): tasks are placed on the CPUs of the active set only
+ * (core compaction, power modes), on a big or little core by their
+ * performance criticality, and queued work moves between domains by a
+ * stealer/stealee plan, stealing, donation and force-steal.
  */
 #include "lavd.bpf.h"
 #include "lat_cri.bpf.h"
 #include "lock.bpf.h"
 #include "slice.bpf.h"
 #include "pinned.bpf.h"
+#include "domain.bpf.h"
+#include "power.bpf.h"
 #include "idle.bpf.h"
 #include "preempt.bpf.h"
 #include "sample.bpf.h"
@@ -62,20 +69,25 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 /*
  * ops.enqueue: the task needs a CPU and was not placed directly. Tasks
  * that must stay where they are (migration disabled, exiting) go to their
- * CPU's local queue. The others get a virtual deadline; then, in order:
- * their CPU if it went idle; a task pinned to one CPU joins that CPU's
- * pinned queue; an idle CPU of the LLC is woken for the shared queue;
- * failing that, a boosted slice on its CPU that already ran a system
- * slice is called in (slice.bpf.h), or a latency-critical task may evict
- * a running one (preempt.bpf.h); else it waits in its LLC's queue.
+ * CPU's local queue. The others get a virtual deadline and a home CPU:
+ * their CPU if it is usable (active set) and of the right core type, else
+ * one in the nearest such domain (idle.bpf.h); then, in order: the home
+ * CPU if it went idle; a task pinned to one CPU joins that CPU's pinned
+ * queue; an idle usable CPU (of the home domain first) is woken for the
+ * domain's queue; failing that, a boosted slice on its CPU that already
+ * ran a system slice is called in (slice.bpf.h), or a latency-critical
+ * task may evict a running one (preempt.bpf.h); else it waits in its
+ * home domain's queue. A task handed over with SCX_ENQ_LAST (dispatch
+ * decided it should leave its CPU, power.bpf.h) that finds no other
+ * home stays where it is.
  */
 SEC("struct_ops/lavd_enqueue")
 void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct task_ctx *taskc = get_task_ctx(p);
 	struct cpu_ctx *cpuc = get_cpu_ctx();
-	s32 cpu = scx_bpf_task_cpu(p), idle, revoke = -1;
-	u32 llc = cpu_to_llc(cpu);
+	s32 cpu = scx_bpf_task_cpu(p), idle, revoke = -1, home;
+	u32 dom = cpu_to_dom(cpu);
 	u64 slice = READ_ONCE(sys_slice), vdl;
 
 	if (!taskc || !cpuc) {
@@ -102,15 +114,41 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	/* A requeue (slice expired, re-enqueue) is not a wakeup: refresh
 	 * lat_cri without the wakeup boosts. Wakeups were handled in
 	 * ops.runnable. */
-	if (!(enq_flags & SCX_ENQ_WAKEUP))
+	if (!(enq_flags & SCX_ENQ_WAKEUP)) {
 		update_lat_cri(p, taskc, taskc->last_enq_clk);
+		update_perf_cri(p, taskc);
+	}
 	vdl = calc_vdeadline(p, taskc);
 	if (taskc->greedy)
 		cpuc->nr_greedy++;
 
 	if (READ_ONCE(debug_stall)) {
-		lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
+		lavd_dsq_insert_vtime(p, dom_dsq(dom), slice, vdl, enq_flags);
 		return;
+	}
+
+	/* Where it belongs: usable, of the right core type. */
+	if (!is_pinned(p)) {
+		home = home_cpu(p, taskc, cpu);
+		if (home != cpu && (enq_flags & SCX_ENQ_LAST)) {
+			/* leaving its CPU: straight to an idle one if any */
+			idle = idle_cpu_for(p, cpu_to_dom(home));
+			if (idle >= 0) {
+				cpuc->nr_direct++;
+				lavd_dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice, enq_flags);
+				scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+				return;
+			}
+		} else if (home == cpu && (enq_flags & SCX_ENQ_LAST)) {
+			/* nowhere better: keep running here (the kernel would
+			 * otherwise idle this CPU with the task queued) */
+			cpuc->nr_keep++;
+			lavd_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+			scx_bpf_kick_cpu(cpu, 0);
+			return;
+		}
+		cpu = home;
+		dom = cpu_to_dom(cpu);
 	}
 
 	/* Its CPU went idle meanwhile (e.g. a pinned wakeup that skipped
@@ -133,12 +171,12 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 
 	/* An idle CPU is woken once the task is queued; with none, a boost
 	 * on its CPU is called in, or it may evict a running task. */
-	idle = idle_cpu_for(p, llc);
+	idle = idle_cpu_for(p, dom);
 	if (idle < 0)
 		revoke = boost_to_revoke(taskc, cpu);
 	if (idle < 0 && revoke < 0 && try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
 		return;
-	lavd_dsq_insert_vtime(p, llc_dsq(llc), slice, vdl, enq_flags);
+	lavd_dsq_insert_vtime(p, dom_dsq(dom), slice, vdl, enq_flags);
 	if (idle >= 0) {
 		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 	} else if (revoke >= 0) {
@@ -149,34 +187,26 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 }
 
-struct steal_ctx {
-	u32 own;
-	bool found;
-};
-
-/* bpf_loop() body: take the earliest task of another LLC's queue. */
-static long steal_from_llc(u64 idx, void *data)
-{
-	struct steal_ctx *sc = data;
-
-	if ((u32)idx == sc->own || !lavd_dsq_move_to_local(llc_dsq((u32)idx)))
-		return 0;
-	sc->found = true;
-	return 1;
-}
-
 /*
  * ops.dispatch: this CPU has nothing to run. A futex holder whose slice
- * ran out keeps the CPU for one more slice. Otherwise take the earliest
- * deadline of this CPU's pinned queue and its LLC's queue, else steal
- * from another LLC (work conservation); if all are empty, let the
- * previous task go on with a fresh slice rather than idling the CPU.
+ * ran out keeps the CPU for one more slice. Otherwise, on a usable CPU
+ * (active or overflow set): a stealer domain's CPU first takes planned
+ * work from an over-loaded neighbour (domain.bpf.h); then the earliest
+ * deadline of this CPU's pinned queue and its domain's queue; else it
+ * force-steals from any neighbour (work conservation). A CPU outside the
+ * active set takes only work pinned to it. If all are empty, the previous
+ * task goes on with a fresh slice rather than idling the CPU - unless it
+ * should leave this CPU (the CPU left the active set, or it wants a big
+ * core and one is idle): then its slice stays at 0 and the kernel hands
+ * it to ops.enqueue with SCX_ENQ_LAST.
  */
 SEC("struct_ops/lavd_dispatch")
 void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 {
 	struct cpu_ctx *cpuc = get_cpu_ctx();
-	u32 own = cpu_to_llc(cpu);
+	u32 own = cpu_to_dom(cpu);
+	struct task_ctx *taskc;
+	bool usable;
 
 	if (!cpuc)
 		return;
@@ -188,20 +218,27 @@ void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	if (dispatch_pinned_first(cpu, own))
 		return;
-	if (lavd_dsq_move_to_local(llc_dsq(own)))
-		return;
-	if (nr_llcs > 1) {
-		struct steal_ctx sc = { .own = own };
-
-		bpf_loop(nr_llcs, steal_from_llc, &sc, 0);
-		if (sc.found) {
-			cpuc->nr_steal++;
+	usable = cpu_usable(cpu);
+	if (usable) {
+		if (steal_planned(own, cpuc))
 			return;
-		}
+		if (lavd_dsq_move_to_local(dom_dsq(own)))
+			return;
+		if (steal_forced(own, cpuc))
+			return;
 	}
 	if (lavd_dsq_move_to_local(cpu_dsq(cpu)))
 		return;
 	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
+		taskc = get_task_ctx(prev);
+		if (taskc)
+			demand_update(taskc, lavd_now());
+		if (should_move(prev, taskc, cpu)) {
+			cpuc->nr_move++;
+			return;
+		}
+		if (!usable)
+			add_overflow(cpu);	/* it may run nowhere else */
 		lavd_set_slice(prev, READ_ONCE(sys_slice));
 		cpuc->nr_keep++;
 	}
@@ -222,17 +259,20 @@ void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 	if (!taskc)
 		return;
 	svc_sum_set(taskc, task_weight(p));
+	now = lavd_now();
+	demand_runnable(taskc, now);
 	if (!(enq_flags & SCX_ENQ_WAKEUP))
 		return;
-	now = lavd_now();
 	note_wakeup(p, taskc, now);
 	update_lat_cri(p, taskc, now);
+	update_perf_cri(p, taskc);
 }
 
 /*
  * ops.running: the task got a CPU. Advance the logical clock towards its
- * deadline, give it its slice for this CPU (slice.bpf.h), and note what
- * this CPU runs for the victim choice of other CPUs' wakeups.
+ * deadline, give it its slice for this CPU (slice.bpf.h), note what this
+ * CPU runs for the victim choice of other CPUs' wakeups, and count
+ * migrations and big/little placement (power.bpf.h).
  */
 SEC("struct_ops/lavd_running")
 void BPF_PROG(lavd_running, struct task_struct *p)
@@ -273,13 +313,14 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 		cpuc->max_lat_cri = taskc->lat_cri;
 	if (taskc->lat_cri >= READ_ONCE(lat_cri_thresh))
 		cpuc->nr_lat_cri++;
+	energy_running(p, taskc, cpuc, cpu);
 }
 
 /*
  * ops.tick: the running task is one tick further. Remember the tick's
  * phase (an eviction by slice := 1 lands on the next one), account busy
- * time for the utilisation, and stop the task if pinned tasks have waited
- * here for the pinned cap.
+ * time for the utilisation, stop the task if pinned tasks have waited
+ * here for the pinned cap, and apply this CPU's cpufreq target.
  */
 SEC("struct_ops/lavd_tick")
 void BPF_PROG(lavd_tick, struct task_struct *p)
@@ -302,6 +343,7 @@ void BPF_PROG(lavd_tick, struct task_struct *p)
 		lavd_set_slice(p, 0);
 		cpuc->nr_pinned_cap++;
 	}
+	cpuperf_apply(bpf_get_smp_processor_id(), cpuc);
 }
 
 /*
@@ -321,6 +363,7 @@ void BPF_PROG(lavd_stopping, struct task_struct *p, bool runnable)
 		return;
 	ran = now > taskc->last_running_clk ? now - taskc->last_running_clk : 0;
 	note_run_end(p, taskc, now);
+	demand_update(taskc, now);
 	if (now > cpuc->busy_mark)
 		cpuc->busy_ns += now - cpuc->busy_mark;
 	cpuc->busy_mark = now;
@@ -334,6 +377,7 @@ void BPF_PROG(lavd_stopping, struct task_struct *p, bool runnable)
 	cpuc->running_lat_cri = 0;
 	cpuc->running_pid = 0;
 	cpuc->preempt_by = 0;
+	cpuc->running_heavy = false;
 }
 
 /*
@@ -350,6 +394,7 @@ void BPF_PROG(lavd_quiescent, struct task_struct *p, u64 deq_flags)
 		return;
 	if (deq_flags & SCX_DEQ_SLEEP)
 		note_sleep(taskc, lavd_now());
+	demand_quiescent(taskc, lavd_now());
 	svc_sum_clear(taskc);
 }
 
@@ -424,42 +469,12 @@ void BPF_PROG(lavd_exit_task, struct task_struct *p, struct scx_exit_task_args *
 
 /*
  * Builds the scheduler's structures before any task is handed over: one
- * queue and one cpumask per LLC, a scratch cpumask per CPU, the timer.
- * Loops are bpf_loop() callbacks: each body is verified once, whatever
- * the machine's size.
+ * queue and one cpumask per compute domain (domain.bpf.h), the
+ * active/overflow/big sets (power.bpf.h), then per CPU a scratch cpumask
+ * and its place in those masks, the pinned queues, the timer.
+ * Loops are bpf_loop() callbacks: the verifier walks each body until its
+ * state settles, not once per CPU of the machine.
  */
-static long init_llc(u64 idx, void *data)
-{
-	struct bpf_cpumask *m;
-	struct llc_ctx *l;
-	u32 llc = (u32)idx, cpu;
-	s32 *err = data;
-
-	*err = scx_bpf_create_dsq(llc_dsq(llc), -1);
-	if (*err) {
-		lavd_error("lavd: cannot create the queue of LLC %u", llc);
-		return 1;
-	}
-	l = bpf_map_lookup_elem(&lavd_llc, &llc);
-	m = bpf_cpumask_create();
-	if (!l || !m) {
-		if (m)
-			bpf_cpumask_release(m);
-		*err = -ENOMEM;
-		return 1;
-	}
-	for (cpu = 0; cpu < LAVD_MAX_CPUS; cpu++) {
-		if (cpu >= nr_cpu_ids)
-			break;
-		if (cpu_to_llc(cpu) == llc)
-			bpf_cpumask_set_cpu(cpu, m);
-	}
-	m = bpf_kptr_xchg(&l->mask, m);
-	if (m)
-		bpf_cpumask_release(m);
-	return 0;
-}
-
 static long init_cpu(u64 cpu, void *data)
 {
 	struct cpu_ctx *c = get_cpu_ctx_of((s32)cpu);
@@ -476,6 +491,10 @@ static long init_cpu(u64 cpu, void *data)
 	m = bpf_kptr_xchg(&c->tmp_mask, m);
 	if (m)
 		bpf_cpumask_release(m);
+	bpf_rcu_read_lock();
+	dom_add_cpu((u32)cpu);
+	energy_add_cpu((u32)cpu);
+	bpf_rcu_read_unlock();
 	return 0;
 }
 
@@ -487,7 +506,9 @@ s32 BPF_PROG(lavd_init)
 
 	WRITE_ONCE(cur_logical_clk, LAVD_DL_COMPETE_WINDOW);
 	WRITE_ONCE(tick_ns_est, tick_ns_cfg ? tick_ns_cfg : LAVD_TICK_NS_DFL);
-	bpf_loop(nr_llcs, init_llc, &err, 0);
+	bpf_loop(nr_doms, init_dom, &err, 0);
+	if (!err)
+		err = energy_init();
 	if (!err)
 		bpf_loop(nr_cpu_ids, init_cpu, &err, 0);
 	if (!err)

@@ -6,6 +6,8 @@
  * unit; it includes the concern files (*.bpf.h) after this one:
  *
  *   sys_stat.bpf.h  10 ms timer: queue length, slice, published statistics
+ *   domain.bpf.h    compute domains: queues, stealer/stealee plan, stealing
+ *   power.bpf.h     core compaction, power modes, big/little, cpufreq
  *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,
  *                   the runnable-service average for EEVDF-style lag
  *   lock.bpf.h      futex lock-holder tracking (fexit or syscall tracepoints)
@@ -44,13 +46,11 @@
 
 /*
  * Settings written by the loader before load (read-only to BPF).
- * Topology: per CPU its LLC index (0 .. nr_llcs-1) and capacity (1024 =
- * the fastest CPU); nr_cpu_ids bounds every CPU loop.
+ * Topology: per CPU its compute domain and capacity (1024 = the fastest
+ * CPU); nr_cpu_ids bounds every CPU loop.
  */
 const volatile u32 nr_cpu_ids = 1;
 const volatile u32 nr_cpus_online = 1;
-const volatile u32 nr_llcs = 1;
-const volatile u16 cpu_llc[LAVD_MAX_CPUS];
 const volatile u16 cpu_capacity[LAVD_MAX_CPUS];	/* 1024 = the fastest CPU */
 const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling */
 /*
@@ -59,6 +59,7 @@ const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling */
  * other domains nearest first, dom_nbr_dist[d] their distance (0 same
  * LLC, 1 same node, 2 another node). cpu_order[0] is the performance
  * preference order of the online CPUs, cpu_order[1] the powersave one.
+ * Offline CPUs have domain 255.
  */
 const volatile u32 nr_doms = 1;
 const volatile u8 cpu_dom[LAVD_MAX_CPUS];
@@ -244,18 +245,6 @@ struct {
 	__type(value, struct cpu_ctx);
 } lavd_cpu SEC(".maps");
 
-/* One cpumask per LLC, built in ops.init() from cpu_llc[]. */
-struct llc_ctx {
-	struct bpf_cpumask __kptr *mask;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAVD_MAX_LLCS);
-	__type(key, u32);
-	__type(value, struct llc_ctx);
-} lavd_llc SEC(".maps");
-
 /* The statistics record `lavd --stats` and `lavd --monitor` read. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -286,19 +275,20 @@ u64 futex_path;		/* LAVD_FUTEX_*: written by the loader after attach */
 
 #define SVC_SHIFT 10	/* sums in ~us keep weight * svc far from overflow */
 
-/* Dispatch queue of each LLC: id = LLC index. */
-static __always_inline u64 llc_dsq(u32 llc)
+/* Dispatch queue of each compute domain: id = domain index. */
+static __always_inline u64 dom_dsq(u32 dom)
 {
-	return llc;
+	return dom;
 }
 
-/* Queue of the tasks pinned to one CPU: ids after the LLC queues. */
+/* Queue of the tasks pinned to one CPU: ids after the domain queues. */
 static __always_inline u64 cpu_dsq(s32 cpu)
 {
-	return LAVD_MAX_LLCS + (u32)cpu;
+	return LAVD_MAX_DOMS + (u32)cpu;
 }
 
-static __always_inline u32 cpu_to_llc(s32 cpu)
+/* The compute domain of a CPU (0 for an offline or bogus CPU). */
+static __always_inline u32 cpu_to_dom(s32 cpu)
 {
 	/* unsigned index, checked on the register used: the verifier loses
 	 * bounds across a sign extension */
@@ -307,7 +297,7 @@ static __always_inline u32 cpu_to_llc(s32 cpu)
 	if (c >= LAVD_MAX_CPUS)
 		return 0;
 	barrier_var(c);
-	return cpu_llc[c] < LAVD_MAX_LLCS ? cpu_llc[c] : 0;
+	return cpu_dom[c] < nr_doms ? cpu_dom[c] : 0;
 }
 
 static __always_inline struct task_ctx *get_task_ctx(struct task_struct *p)
@@ -327,13 +317,6 @@ static __always_inline struct cpu_ctx *get_cpu_ctx_of(s32 cpu)
 	u32 zero = 0;
 
 	return bpf_map_lookup_percpu_elem(&lavd_cpu, &zero, cpu);
-}
-
-static __always_inline const struct cpumask *llc_mask(u32 llc)
-{
-	struct llc_ctx *l = bpf_map_lookup_elem(&lavd_llc, &llc);
-
-	return l && l->mask ? (const struct cpumask *)l->mask : NULL;
 }
 
 static __always_inline bool is_kthread(const struct task_struct *p)

@@ -14,6 +14,12 @@
  * system-call tracepoints; the path taken is printed at attach and in
  * every statistics line.
  *
+ * Topology and energy (issue 6): compute domains, core types and the CPU
+ * preference orders come from sysfs or a --topology override file
+ * (cpdom.c); the power mode is fixed (--performance/--balanced/
+ * --powersave), chosen by the BPF autopilot (default), or follows the
+ * platform profile (--autopower, polled once a second, power.c).
+ *
  * Exit status: 0 stopped by SIGINT/SIGTERM (or --help/--version);
  * 1 the run failed: no sched_ext, missing privileges, another scheduler
  * loaded, the kernel refused the program, or the kernel ejected lavd
@@ -40,6 +46,7 @@
 #include "intf.h"
 #include "kinfo.h"
 #include "policy.h"
+#include "power.h"
 #include "report.h"
 #include "topo.h"
 #include "util.h"
@@ -71,7 +78,13 @@ static struct {
 	bool count_bpf;
 	bool verifier_reject;
 	const char *sysfs;
+	int power_mode;		/* LAVD_PM_* fixed, or LAVD_PM_AUTO */
+	bool autopower, no_core_compaction, no_freq_scaling;
+	const char *power_opt;	/* the mode option given, for messages */
+	const char *topology;	/* --topology FILE */
+	const char *profile_file;	/* --power-profile-file FILE (tests) */
 } opt = {
+	.power_mode = LAVD_PM_AUTO,
 	.slice_min_us = LAVD_SLICE_MIN_DFL / 1000,
 	.slice_max_us = LAVD_SLICE_MAX_DFL / 1000,
 	.preempt_shift = LAVD_PREEMPT_SHIFT_DFL,
@@ -255,10 +268,11 @@ static double now_s(void)
 static void print_stats(const struct lavd_stats *prev, const struct lavd_stats *cur,
 			double secs, double since)
 {
-	char line[512];
+	char line[512], energy[512];
 
 	lavd_stats_line(line, sizeof(line), prev, cur, secs);
-	printf("[%7.1fs] %s\n", since, line);
+	lavd_energy_line(energy, sizeof(energy), prev, cur, secs, cur->have_little);
+	printf("[%7.1fs] %s | %s\n", since, line, energy);
 	fflush(stdout);
 }
 
@@ -452,23 +466,102 @@ static int set_samples(int ctl_fd, uint64_t n)
 
 enum cycle_result { CYCLE_STOPPED, CYCLE_RESTART, CYCLE_FAILED };
 
+/*
+ * The topology lavd runs on: sysfs, then the --topology override, then
+ * core types, compute domains and preference orders. Returns 0, or -1
+ * with a message in err.
+ */
+static int read_topology(struct lavd_topo *t, char *err, size_t errlen)
+{
+	if (lavd_topo_read(opt.sysfs, t, err, errlen) != 0)
+		return -1;
+	if (opt.topology && lavd_topo_override(opt.topology, t, err, errlen) != 0)
+		return -1;
+	return lavd_topo_domains(t, err, errlen);
+}
+
 static int fill_topology(struct lavd *skel, struct lavd_topo *t)
 {
-	char err[256];
+	char err[512];
+	int smallest = 1024, total = 0;
 
-	if (lavd_topo_read(opt.sysfs, t, err, sizeof(err)) != 0) {
+	if (read_topology(t, err, sizeof(err)) != 0) {
 		gs_warn("reading the CPU topology: %s", err);
 		return -1;
 	}
 	skel->rodata->nr_cpu_ids = (__u32)t->nr_cpu_ids;
 	skel->rodata->nr_cpus_online = (__u32)t->nr_online;
-	skel->rodata->nr_llcs = (__u32)t->nr_llcs;
 	for (int c = 0; c < t->nr_cpu_ids; c++) {
-		skel->rodata->cpu_llc[c] = (__u16)t->llc[c];
 		skel->rodata->cpu_core[c] = (__u16)t->core[c];
 		skel->rodata->cpu_capacity[c] = (__u16)t->capacity[c];
+		skel->rodata->cpu_dom[c] = t->online[c] ? (__u8)t->dom[c] : 255;
+		skel->rodata->cpu_big[c] = t->big[c];
+		if (!t->online[c])
+			continue;
+		total += t->capacity[c];
+		if (t->capacity[c] < smallest)
+			smallest = t->capacity[c];
 	}
+	skel->rodata->nr_doms = (__u32)t->nr_doms;
+	for (int d = 0; d < t->nr_doms; d++) {
+		const struct lavd_dom_info *di = &t->doms[d];
+
+		skel->rodata->dom_big[d] = di->big;
+		skel->rodata->dom_nr_nbr[d] = (__u8)di->nr_nbr;
+		for (int i = 0; i < di->nr_nbr; i++) {
+			skel->rodata->dom_nbr[d][i] = (__u8)di->nbr[i];
+			skel->rodata->dom_nbr_dist[d][i] = (__u8)di->nbr_dist[i];
+		}
+	}
+	skel->rodata->nr_order = (__u32)t->nr_order;
+	for (int i = 0; i < t->nr_order; i++) {
+		skel->rodata->cpu_order[0][i] = (__u16)t->order_perf[i];
+		skel->rodata->cpu_order[1][i] = (__u16)t->order_save[i];
+	}
+	skel->rodata->have_little = t->have_little;
+	skel->rodata->smt_on = t->smt;
+	skel->rodata->total_cap = (__u32)total;
+	skel->rodata->smallest_cap = (__u32)smallest;
+	skel->rodata->no_core_compaction = opt.no_core_compaction;
+	skel->rodata->no_freq_scaling = opt.no_freq_scaling;
 	return 0;
+}
+
+/* ---- power mode: fixed, autopilot, or the platform profile ---- */
+
+static int profile_mode = -2;	/* last mode --autopower read (-2: none yet) */
+
+/*
+ * --autopower: the mode the platform profile asks for (LAVD_PM_AUTO when
+ * it says nothing or cannot be read); announces every change.
+ */
+static int autopower_mode(void)
+{
+	char src[300], val[64];
+	int m = lavd_power_profile(opt.sysfs, opt.profile_file, src, sizeof(src),
+				   val, sizeof(val));
+
+	if (m < 0)
+		m = LAVD_PM_AUTO;
+	if (m != profile_mode) {
+		if (val[0])
+			printf("lavd: power profile '%s' (%s): %s\n", val, src,
+			       m == LAVD_PM_AUTO ? "autopilot" : lavd_power_mode_str((__u64)m));
+		else
+			printf("lavd: no power profile to follow (%s): autopilot\n",
+			       opt.profile_file ? opt.profile_file :
+			       "no platform_profile, no energy_performance_preference");
+		fflush(stdout);
+		profile_mode = m;
+	}
+	return m;
+}
+
+static __u32 power_request(void)
+{
+	if (opt.autopower)
+		return (__u32)autopower_mode();
+	return (__u32)opt.power_mode;
 }
 
 static void report_exit(struct lavd *skel, bool ours)
@@ -523,12 +616,17 @@ static struct lavd *open_configured(struct lavd_topo *topo, bool want_fexit,
 	skel->rodata->tick_ns_cfg = hz ? 1000000000ULL / hz : 0;
 	skel->rodata->verbose = opt.verbose;
 	skel->rodata->debug_verifier_reject = opt.verifier_reject;
+	skel->data->power_req = power_request();
 
 	/* Ops flags the running kernel knows: ENQ_MIGRATION_DISABLED came
-	 * after 6.12 and an unknown flag would make the load fail. */
+	 * after 6.12 and an unknown flag would make the load fail. ENQ_LAST:
+	 * a task that should leave its CPU (outside the active set, or a
+	 * big-core task on a little core) comes back through ops.enqueue
+	 * when its slice ends (power.bpf.h). */
 	kbtf = btf__load_vmlinux_btf();
 	flags = kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_EXITING") |
-		kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_MIGRATION_DISABLED");
+		kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_MIGRATION_DISABLED") |
+		kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_ENQ_LAST");
 	if (opt.partial)
 		flags |= kernel_enum(kbtf, "scx_ops_flags", "SCX_OPS_SWITCH_PARTIAL");
 	*path = choose_futex_progs(skel, kbtf, want_fexit);
@@ -541,6 +639,64 @@ static struct lavd *open_configured(struct lavd_topo *topo, bool want_fexit,
 	return skel;
 }
 
+/*
+ * -v: how long the load took (mostly the verifier) and how many
+ * instructions it verified per program, the figures to watch when a
+ * change makes loading slow.
+ */
+static void print_load_cost(struct lavd *skel, double secs)
+{
+	struct bpf_program *prog;
+	char line[1024];
+	size_t off = 0;
+	unsigned long long total = 0;
+
+	line[0] = 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len) != 0)
+			continue;
+		total += info.verified_insns;
+		if (off < sizeof(line))
+			off += (size_t)snprintf(line + off, sizeof(line) - off, " %s %u",
+						bpf_program__name(prog), info.verified_insns);
+	}
+	printf("lavd: loaded in %.2f s; verified instructions %llu:%s\n", secs, total, line);
+	fflush(stdout);
+}
+
+/* The attach message's topology and energy line. */
+static void print_energy_setup(const struct lavd_topo *t)
+{
+	char doms[512] = "";
+	size_t off = 0;
+
+	for (int d = 0; d < t->nr_doms && d < 8 && off < sizeof(doms); d++)
+		off += (size_t)snprintf(doms + off, sizeof(doms) - off,
+					"%s%d:node%d/llc%d/%s/%dcpu", d ? " " : " [", d,
+					t->doms[d].node, t->doms[d].llc,
+					t->doms[d].big ? "big" : "little", t->doms[d].nr_cpus);
+	if (t->nr_doms > 8 && off < sizeof(doms))
+		off += (size_t)snprintf(doms + off, sizeof(doms) - off, " ...");
+	if (off && off < sizeof(doms))
+		snprintf(doms + off, sizeof(doms) - off, "]");
+	printf("lavd: %d node%s, %d compute domain%s%s, core types %s%s%s%s; "
+	       "power %s, core compaction %s, cpufreq control %s\n",
+	       t->nr_nodes, t->nr_nodes == 1 ? "" : "s", t->nr_doms,
+	       t->nr_doms == 1 ? "" : "s", doms, t->type_src,
+	       t->have_little ? " (big and little)" : " (all alike)",
+	       t->override[0] ? ", topology override " : "", t->override,
+	       opt.autopower ? "autopower (follows the platform profile)" :
+	       opt.power_mode == LAVD_PM_AUTO ? "autopilot" :
+	       lavd_power_mode_str((__u64)opt.power_mode),
+	       opt.no_core_compaction ? "off" : "on",
+	       opt.no_freq_scaling ? "off" : "on");
+	fflush(stdout);
+}
+
 static enum cycle_result run_once(int cycle)
 {
 	struct lavd *skel = NULL;
@@ -550,7 +706,7 @@ static enum cycle_result run_once(int cycle)
 	struct futex_prog fp[NR_FUTEX_PROGS];
 	struct ring_buffer *rb = NULL;
 	enum cycle_result res = CYCLE_FAILED;
-	double t_attach, next_stats, last_stats;
+	double t_attach, t_load, next_stats, last_stats, next_power = 0;
 	bool stalled = false;
 	bool want_fexit = !opt.futex_force || !strcmp(opt.futex_force, "fexit");
 	int err, stats_fd, nfp = 0, path = LAVD_FUTEX_OFF;
@@ -569,7 +725,10 @@ static enum cycle_result run_once(int cycle)
 		skel = open_configured(&topo, want_fexit && attempt == 0, &path, hz);
 		if (!skel)
 			return CYCLE_FAILED;
+		t_load = now_s();
 		err = lavd__load(skel);
+		if (!err && opt.verbose)
+			print_load_cost(skel, now_s() - t_load);
 		if (err) {
 			if (path == LAVD_FUTEX_FEXIT && fexit_refused()) {
 				gs_warn("the kernel refused the fexit futex programs (%s); "
@@ -641,7 +800,7 @@ static enum cycle_result run_once(int cycle)
 	       opt.no_slice_boost ? "off" : "on",
 	       (unsigned long long)opt.pinned_slice_us, hz,
 	       hz ? hz_src : "unknown: learnt from the ticks");
-	fflush(stdout);
+	print_energy_setup(&topo);
 
 	if (opt.samples) {
 		samples_t0 = t_attach;
@@ -685,6 +844,11 @@ static enum cycle_result run_once(int cycle)
 			fflush(stdout);
 			stalled = true;
 			__atomic_store_n(&skel->bss->debug_stall, 1, __ATOMIC_RELEASE);
+		}
+		if (opt.autopower && t >= next_power) {
+			__atomic_store_n(&skel->data->power_req, (__u32)autopower_mode(),
+					 __ATOMIC_RELEASE);
+			next_power = t + 1.0;
 		}
 		if (opt.stats_s > 0 && t >= next_stats) {
 			if (read_stats(stats_fd, &cur) == 0) {
@@ -884,6 +1048,18 @@ static void usage(FILE *f)
 "                     there runs longer than N us (0: no cap; default 5000)\n"
 "  --no-wake-sync     do not place a sync wakee on its waker's CPU\n"
 "  --partial          schedule only tasks that chose SCHED_EXT\n"
+"energy and topology:\n"
+"  --autopilot        choose the power mode from the load (default)\n"
+"  --performance      every CPU active, big cores preferred\n"
+"  --balanced         core compaction, performance preference order\n"
+"  --powersave        core compaction, little cores and SMT siblings first\n"
+"  --autopower        follow the platform power profile\n"
+"                     (/sys/firmware/acpi/platform_profile, else the CPUs'\n"
+"                     energy_performance_preference), checked every second\n"
+"  --no-core-compaction  keep every CPU active in every mode\n"
+"  --no-freq-scaling  do not set cpufreq targets (scx_bpf_cpuperf_set)\n"
+"  --topology FILE    override the CPU topology: lines 'cpus LIST [node N]\n"
+"                     [llc N] [capacity 1..1024] [type big|little] [smt N]'\n"
 "  --stats SEC        print a statistics line every SEC seconds\n"
 "  --monitor SEC      do not load: watch a running lavd's statistics\n"
 "  --monitor-sched-samples N  print about N sampled scheduling decisions a\n"
@@ -906,6 +1082,8 @@ static void usage(FILE *f)
 "                     wakee's burst would end (auto), slice := 1 only\n"
 "                     (never, the reference), IPI always\n"
 "  --debug-futex-path fexit|tracepoint  force the futex attach path\n"
+"  --power-profile-file FILE  --autopower reads FILE as the platform\n"
+"                     profile (tests)\n"
 "\n"
 "exit status: 0 stopped by SIGINT/SIGTERM; 1 failed (no sched_ext, not\n"
 "root, another scheduler loaded, verifier rejection, ejected by the\n"
@@ -919,7 +1097,9 @@ enum {
 	OPT_PARTIAL, OPT_STATS, OPT_MONITOR, OPT_VERSION, OPT_WATCHDOG,
 	OPT_STALL, OPT_SYSFS, OPT_COUNT_BPF, OPT_VERIFIER_REJECT,
 	OPT_NO_PREEMPT, OPT_NO_FUTEX, OPT_NO_SBOOST, OPT_PINNED_SLICE, OPT_SAMPLES,
-	OPT_PREEMPT_KICK, OPT_FUTEX_PATH,
+	OPT_PREEMPT_KICK, OPT_FUTEX_PATH, OPT_PERFORMANCE, OPT_BALANCED,
+	OPT_POWERSAVE, OPT_AUTOPILOT, OPT_AUTOPOWER, OPT_NO_CC, OPT_NO_FREQ,
+	OPT_TOPOLOGY, OPT_PROFILE_FILE,
 };
 
 static void parse_args(int argc, char **argv)
@@ -947,6 +1127,15 @@ static void parse_args(int argc, char **argv)
 		{ "monitor-sched-samples", required_argument, NULL, OPT_SAMPLES },
 		{ "debug-preempt-kick", required_argument, NULL, OPT_PREEMPT_KICK },
 		{ "debug-futex-path", required_argument, NULL, OPT_FUTEX_PATH },
+		{ "performance", no_argument, NULL, OPT_PERFORMANCE },
+		{ "balanced", no_argument, NULL, OPT_BALANCED },
+		{ "powersave", no_argument, NULL, OPT_POWERSAVE },
+		{ "autopilot", no_argument, NULL, OPT_AUTOPILOT },
+		{ "autopower", no_argument, NULL, OPT_AUTOPOWER },
+		{ "no-core-compaction", no_argument, NULL, OPT_NO_CC },
+		{ "no-freq-scaling", no_argument, NULL, OPT_NO_FREQ },
+		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+		{ "power-profile-file", required_argument, NULL, OPT_PROFILE_FILE },
 		{ 0 },
 	};
 	int c;
@@ -1033,6 +1222,32 @@ static void parse_args(int argc, char **argv)
 				       "fexit or tracepoint, got '%s'", optarg);
 			opt.futex_force = optarg;
 			break;
+		case OPT_PERFORMANCE:
+		case OPT_BALANCED:
+		case OPT_POWERSAVE:
+		case OPT_AUTOPILOT:
+		case OPT_AUTOPOWER:
+			if (opt.power_opt && strcmp(opt.power_opt, argv[optind - 1]))
+				gs_die(EXIT_USAGE, "options %s and %s exclude each other "
+				       "(one power mode)", opt.power_opt, argv[optind - 1]);
+			opt.power_opt = argv[optind - 1];
+			opt.power_mode = c == OPT_PERFORMANCE ? LAVD_PM_PERFORMANCE :
+					 c == OPT_BALANCED ? LAVD_PM_BALANCED :
+					 c == OPT_POWERSAVE ? LAVD_PM_POWERSAVE : LAVD_PM_AUTO;
+			opt.autopower = c == OPT_AUTOPOWER;
+			break;
+		case OPT_NO_CC:
+			opt.no_core_compaction = true;
+			break;
+		case OPT_NO_FREQ:
+			opt.no_freq_scaling = true;
+			break;
+		case OPT_TOPOLOGY:
+			opt.topology = optarg;
+			break;
+		case OPT_PROFILE_FILE:
+			opt.profile_file = optarg;
+			break;
 		case ':':
 			gs_die(EXIT_USAGE, "option %s needs a value (see --help)",
 			       argv[optind - 1]);
@@ -1051,7 +1266,9 @@ static void parse_args(int argc, char **argv)
 	if (opt.monitor_s > 0 &&
 	    (opt.stall_after_s >= 0 || opt.partial || opt.no_preemption ||
 	     opt.no_futex_boost || opt.no_slice_boost || opt.no_wake_sync ||
-	     opt.futex_force || opt.preempt_kick))
+	     opt.futex_force || opt.preempt_kick || opt.power_opt ||
+	     opt.no_core_compaction || opt.no_freq_scaling || opt.topology ||
+	     opt.profile_file))
 		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler options");
 }
 
@@ -1073,6 +1290,16 @@ int main(int argc, char **argv)
 	if (opt.monitor_s > 0)
 		return run_monitor();
 
+	if (opt.profile_file && !opt.autopower)
+		gs_die(EXIT_USAGE, "--power-profile-file needs --autopower");
+	if (opt.topology) {
+		/* bad input is found before loading anything (exit 2) */
+		static struct lavd_topo t;
+		char err[512];
+
+		if (read_topology(&t, err, sizeof(err)) != 0)
+			gs_die(EXIT_USAGE, "--topology: %s", err);
+	}
 	need_sched_ext();
 	need_privileges();
 	do {

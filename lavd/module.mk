@@ -15,7 +15,7 @@ INTEGRATION_TESTS += tests/test_lavd_cli.sh
 LAVD_BPF_HDRS := lavd/lavd.bpf.h lavd/compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
 	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
-	lavd/policy.h lavd/energy.h
+	lavd/policy.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h
 $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
 
 # The loader. Its objects go to $(BUILD)/obj/lavd/: the generic rule would

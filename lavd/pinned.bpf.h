@@ -2,10 +2,10 @@
 /*
  * Tasks pinned to one CPU (affinity of a single CPU: per-CPU kernel
  * threads, a game's pinned render thread, `taskset -c N`). In the shared
- * LLC queue such a task blocks nothing but can wait long: any CPU may
+ * domain queue such a task blocks nothing but can wait long: any CPU may
  * take the queue's head, and only one CPU may take it. So each CPU has a
  * queue of its own for them (ordered by the same virtual deadlines), its
- * dispatch takes whichever of its pinned queue and its LLC queue has the
+ * dispatch takes whichever of its pinned queue and its domain queue has the
  * earlier deadline, and while pinned tasks wait there the running task's
  * slice is capped at --pinned-slice-us (slice.bpf.h, and at enqueue
  * below for a task that already runs a longer slice).
@@ -36,10 +36,10 @@ static __always_inline void enqueue_pinned(struct task_struct *p, s32 cpu,
 
 /*
  * ops.dispatch: the earlier deadline of this CPU's pinned queue and its
- * LLC queue. Without scx_bpf_dsq_peek (kernels before 6.19) pinned tasks
+ * domain queue. Without scx_bpf_dsq_peek (kernels before 6.19) pinned tasks
  * simply go first: they have nowhere else to run.
  */
-static __always_inline bool dispatch_pinned_first(s32 cpu, u32 llc)
+static __always_inline bool dispatch_pinned_first(s32 cpu, u32 dom)
 {
 	struct task_struct *pin, *shared;
 	bool pinned_first = true;
@@ -49,7 +49,7 @@ static __always_inline bool dispatch_pinned_first(s32 cpu, u32 llc)
 	if (bpf_ksym_exists(scx_bpf_dsq_peek___lavd)) {
 		bpf_rcu_read_lock();
 		pin = scx_bpf_dsq_peek___lavd(cpu_dsq(cpu));
-		shared = scx_bpf_dsq_peek___lavd(llc_dsq(llc));
+		shared = scx_bpf_dsq_peek___lavd(dom_dsq(dom));
 		if (pin && shared && shared->scx.dsq_vtime < pin->scx.dsq_vtime)
 			pinned_first = false;
 		bpf_rcu_read_unlock();

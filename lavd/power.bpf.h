@@ -88,35 +88,44 @@ static __always_inline struct pwr_masks *pwr(void)
 /* Active or overflow: lavd places tasks there. */
 static __always_inline bool cpu_usable(s32 cpu)
 {
+	struct bpf_cpumask *usable;
 	struct pwr_masks *pm;
 
 	if (READ_ONCE(all_usable))
 		return true;
 	pm = pwr();
-	if (!pm || !pm->usable || cpu < 0)
+	usable = pm ? pm->usable : NULL;
+	if (!usable || cpu < 0)
 		return true;
-	return bpf_cpumask_test_cpu(cpu, (const struct cpumask *)pm->usable);
+	return bpf_cpumask_test_cpu(cpu, (const struct cpumask *)usable);
 }
 
 static __always_inline const struct cpumask *usable_mask(void)
 {
 	struct pwr_masks *pm = pwr();
 
-	return pm && pm->usable ? (const struct cpumask *)pm->usable : NULL;
+	return pm ? (const struct cpumask *)pm->usable : NULL;
 }
 
 /* Work pinned to an inactive CPU: it joins the overflow set. */
 static __always_inline void add_overflow(s32 cpu)
 {
+	struct bpf_cpumask *ovf, *usable;
 	struct pwr_masks *pm;
 
 	if (READ_ONCE(all_usable) || cpu < 0)
 		return;
 	pm = pwr();
-	if (!pm || !pm->ovf || !pm->usable)
+	if (!pm)
 		return;
-	bpf_cpumask_set_cpu(cpu, pm->ovf);
-	bpf_cpumask_set_cpu(cpu, pm->usable);
+	/* each kptr read once: a re-read after a call is a new, unchecked
+	 * pointer to the verifier */
+	ovf = pm->ovf;
+	usable = pm->usable;
+	if (!ovf || !usable)
+		return;
+	bpf_cpumask_set_cpu(cpu, ovf);
+	bpf_cpumask_set_cpu(cpu, usable);
 }
 
 static __always_inline bool is_big_cpu(s32 cpu)
@@ -249,6 +258,7 @@ static __always_inline bool should_move(struct task_struct *prev,
 					struct task_ctx *taskc, s32 cpu)
 {
 	const struct cpumask *idle, *u = usable_mask();
+	struct bpf_cpumask *big;
 	struct pwr_masks *pm;
 	bool move = false;
 
@@ -259,32 +269,46 @@ static __always_inline bool should_move(struct task_struct *prev,
 	if (!have_little || is_big_cpu(cpu) || !taskc || !wants_big(taskc))
 		return false;
 	pm = pwr();
-	if (!pm || !pm->big)
+	big = pm ? pm->big : NULL;
+	if (!big)
 		return false;
 	idle = scx_bpf_get_idle_cpumask();
-	move = bpf_cpumask_intersects(idle, (const struct cpumask *)pm->big) &&
+	move = bpf_cpumask_intersects(idle, (const struct cpumask *)big) &&
 	       bpf_cpumask_intersects(idle, u) &&
 	       bpf_cpumask_intersects(idle, prev->cpus_ptr);
 	scx_bpf_put_idle_cpumask(idle);
 	return move;
 }
 
-/* ---- the timer ---- */
+/* ---- the timer ----
+ *
+ * The walks' accumulators live in globals, not in the bpf_loop context
+ * on the stack: the verifier tracks stack scalars and, as the callbacks
+ * branch on them, re-verifies each callback for every combination it
+ * sees (~140 000 instructions, seconds of load time under emulation);
+ * map memory it does not track. Only the one timer writes them.
+ */
+
+/* bpf_loop context: the statistics being built (a pointer stays on the
+ * stack; it may not be stored in map memory) */
+struct stats_ref {
+	struct lavd_stats *st;
+};
 
 struct cpu_walk {
-	struct lavd_stats *st;
 	u64 now, dt;
 	u64 req;		/* sum of util x capacity */
 	u64 heavy;
 	u64 pc_sum, pc_cnt;
 	u32 pc_min, pc_max;
 };
+static struct cpu_walk cpu_walk;
 
 /* Per CPU: utilisation, cpufreq target, counters into the statistics. */
 static long energy_cpu(u64 idx, void *data)
 {
-	struct cpu_walk *w = data;
-	struct lavd_stats *st = w->st;
+	struct cpu_walk *w = &cpu_walk;
+	struct lavd_stats *st = ((struct stats_ref *)data)->st;
 	s32 cpu = (s32)idx;
 	struct cpu_ctx *c = get_cpu_ctx_of(cpu);
 	u64 busy, mark, util, cap;
@@ -348,6 +372,7 @@ struct cc_walk {
 	u32 nr_active, nr_ovf;
 	u64 cap_active, cap_big, perf_sum;
 };
+static struct cc_walk cc_walk;
 
 static __always_inline s32 order_cpu(u32 order, u64 i)
 {
@@ -360,7 +385,7 @@ static __always_inline s32 order_cpu(u32 order, u64 i)
 /* How many CPUs of the order cover the required capacity. */
 static long cc_fill(u64 i, void *data)
 {
-	struct cc_walk *w = data;
+	struct cc_walk *w = &cc_walk;
 	s32 cpu = order_cpu(w->order, i);
 	u64 cap;
 
@@ -375,16 +400,21 @@ static long cc_fill(u64 i, void *data)
 /* Sets one CPU's membership in the active and overflow sets. */
 static long cc_apply(u64 i, void *data)
 {
-	struct cc_walk *w = data;
+	struct cc_walk *w = &cc_walk;
 	s32 cpu = order_cpu(w->order, i);
 	struct pwr_masks *pm = pwr();
+	struct bpf_cpumask *act, *ovf, *usable;
 	struct cpu_ctx *c;
 	struct dom_ctx *d;
 	bool active, big;
 	u64 cap;
 
-	if (cpu < 0 || cpu >= LAVD_MAX_CPUS || !pm || !pm->active || !pm->ovf ||
-	    !pm->usable)
+	if (cpu < 0 || cpu >= LAVD_MAX_CPUS || !pm)
+		return 1;
+	act = pm->active;
+	ovf = pm->ovf;
+	usable = pm->usable;
+	if (!act || !ovf || !usable)
 		return 1;
 	big = cpu_big[cpu];
 	cap = cpu_capacity[cpu] ? cpu_capacity[cpu] : LAVD_SCALE;
@@ -394,10 +424,10 @@ static long cc_apply(u64 i, void *data)
 	c = get_cpu_ctx_of(cpu);
 	if (active) {
 		w->big_in |= big;
-		if (!bpf_cpumask_test_and_set_cpu(cpu, pm->active) && w->kick)
+		if (!bpf_cpumask_test_and_set_cpu(cpu, act) && w->kick)
 			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-		bpf_cpumask_clear_cpu(cpu, pm->ovf);
-		bpf_cpumask_set_cpu(cpu, pm->usable);
+		bpf_cpumask_clear_cpu(cpu, ovf);
+		bpf_cpumask_set_cpu(cpu, usable);
 		w->nr_active++;
 		w->cap_active += cap;
 		if (big)
@@ -411,16 +441,16 @@ static long cc_apply(u64 i, void *data)
 		}
 		return 0;
 	}
-	bpf_cpumask_clear_cpu(cpu, pm->active);
+	bpf_cpumask_clear_cpu(cpu, act);
 	/* overflow: only while work pinned to it waits there */
 	if (nr_pinned_waiting(cpu) ||
 	    scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL_ON | (u32)cpu) > 0) {
-		bpf_cpumask_set_cpu(cpu, pm->ovf);
-		bpf_cpumask_set_cpu(cpu, pm->usable);
+		bpf_cpumask_set_cpu(cpu, ovf);
+		bpf_cpumask_set_cpu(cpu, usable);
 		w->nr_ovf++;
 	} else {
-		bpf_cpumask_clear_cpu(cpu, pm->ovf);
-		bpf_cpumask_clear_cpu(cpu, pm->usable);
+		bpf_cpumask_clear_cpu(cpu, ovf);
+		bpf_cpumask_clear_cpu(cpu, usable);
 	}
 	return 0;
 }
@@ -469,13 +499,16 @@ static __always_inline void set_mode(u32 mode, u64 now)
  */
 static __always_inline void energy_tick(struct lavd_stats *st, u64 nr_queued)
 {
-	struct cpu_walk cw = { .st = st };
-	struct cc_walk cc = { 0 };
+	struct stats_ref ref = { .st = st };
+	struct cpu_walk *cw = &cpu_walk;
+	struct cc_walk *cc = &cc_walk;
 	u64 now = lavd_now(), req, pc_avg;
 	u32 req_mode, mode, prev_active = READ_ONCE(nr_active_cpus);
 
-	cw.now = now;
-	cw.dt = energy_clk && now > energy_clk ? now - energy_clk : 0;
+	__builtin_memset(cw, 0, sizeof(*cw));
+	__builtin_memset(cc, 0, sizeof(*cc));
+	cw->now = now;
+	cw->dt = energy_clk && now > energy_clk ? now - energy_clk : 0;
 	energy_clk = now;
 	st->nr_perf_cri = st->nr_on_big = st->nr_pc_on_big = 0;
 	st->nr_migrate = st->nr_xdom = st->nr_force_steal = 0;
@@ -483,8 +516,8 @@ static __always_inline void energy_tick(struct lavd_stats *st, u64 nr_queued)
 	for (int i = 0; i < LAVD_MAX_DOMS; i++)
 		st->dom_sched[i] = 0;
 	bpf_loop(nr_doms, dom_reset, NULL, 0);
-	bpf_loop(nr_cpu_ids, energy_cpu, &cw, 0);
-	req = lavd_req_capacity(cw.req);
+	bpf_loop(nr_cpu_ids, energy_cpu, &ref, 0);
+	req = lavd_req_capacity(cw->req);
 
 	/* the mode */
 	req_mode = READ_ONCE(power_req);
@@ -494,48 +527,48 @@ static __always_inline void energy_tick(struct lavd_stats *st, u64 nr_queued)
 	set_mode(mode, now);
 
 	/* heavy tasks keep a big core active for a while */
-	if (cw.heavy)
+	if (cw->heavy)
 		heavy_hold = HEAVY_HOLD_TICKS;
 	else if (heavy_hold)
 		heavy_hold--;
 
 	/* the active set */
-	cc.order = mode == LAVD_PM_POWERSAVE ? 1 : 0;
-	cc.req = req;
-	cc.kick = nr_queued > 0;
+	cc->order = mode == LAVD_PM_POWERSAVE ? 1 : 0;
+	cc->req = req;
+	cc->kick = nr_queued > 0;
 	if (mode == LAVD_PM_PERFORMANCE || no_core_compaction) {
-		cc.target = nr_order;
+		cc->target = nr_order;
 		cc_shrink = 0;
 	} else {
-		bpf_loop(nr_order, cc_fill, &cc, 0);
-		cc.target = lavd_cc_next(cc.fill, prev_active, nr_queued, nr_order,
-					 &cc_shrink);
+		bpf_loop(nr_order, cc_fill, NULL, 0);
+		cc->target = lavd_cc_next(cc->fill, prev_active, nr_queued, nr_order,
+					  &cc_shrink);
 	}
-	cc.need_big = have_little && heavy_hold && mode != LAVD_PM_PERFORMANCE;
+	cc->need_big = have_little && heavy_hold && mode != LAVD_PM_PERFORMANCE;
 	bpf_rcu_read_lock();
-	bpf_loop(nr_order, cc_apply, &cc, 0);
+	bpf_loop(nr_order, cc_apply, NULL, 0);
 	bpf_rcu_read_unlock();
 	bpf_loop(nr_doms, dom_publish, NULL, 0);
-	WRITE_ONCE(nr_active_cpus, cc.nr_active ? cc.nr_active : 1);
-	WRITE_ONCE(all_usable, cc.nr_active >= nr_order);
+	WRITE_ONCE(nr_active_cpus, cc->nr_active ? cc->nr_active : 1);
+	WRITE_ONCE(all_usable, cc->nr_active >= nr_order);
 
 	/* big/little: the threshold follows the big cores' active share */
-	if (cc.cap_active)
-		WRITE_ONCE(big_scale, cc.cap_big * LAVD_SCALE / cc.cap_active);
-	if (cw.pc_cnt) {
-		pc_avg = cw.pc_sum / cw.pc_cnt;
-		pc_min_e = pc_min_e ? lavd_ewma(pc_min_e, cw.pc_min) : cw.pc_min;
+	if (cc->cap_active)
+		WRITE_ONCE(big_scale, cc->cap_big * LAVD_SCALE / cc->cap_active);
+	if (cw->pc_cnt) {
+		pc_avg = cw->pc_sum / cw->pc_cnt;
+		pc_min_e = pc_min_e ? lavd_ewma(pc_min_e, cw->pc_min) : cw->pc_min;
 		pc_avg_e = pc_avg_e ? lavd_ewma(pc_avg_e, pc_avg) : pc_avg;
-		pc_max_e = pc_max_e ? lavd_ewma(pc_max_e, cw.pc_max) : cw.pc_max;
+		pc_max_e = pc_max_e ? lavd_ewma(pc_max_e, cw->pc_max) : cw->pc_max;
 	}
 	WRITE_ONCE(perf_thr, have_little ?
 		   lavd_perf_thresh(pc_min_e, pc_avg_e, pc_max_e, big_scale) : 0);
 
 	plan_domains(st);
 
-	st->nr_active = cc.nr_active;
+	st->nr_active = cc->nr_active;
 	st->nr_cpus = nr_order;
-	st->nr_overflow = cc.nr_ovf;
+	st->nr_overflow = cc->nr_ovf;
 	st->power_mode = mode;
 	for (int i = 0; i < LAVD_PM_NR; i++)
 		st->mode_ns[i] = mode_ns[i];
@@ -543,26 +576,28 @@ static __always_inline void energy_tick(struct lavd_stats *st, u64 nr_queued)
 	st->req_cap = req;
 	st->big_scale = big_scale;
 	st->perf_thresh = perf_thr;
-	st->nr_heavy = cw.heavy;
+	st->nr_heavy = cw->heavy;
 	st->nr_doms = nr_doms;
-	st->cpuperf_avg = cc.nr_active ? cc.perf_sum / cc.nr_active : 0;
+	st->have_little = have_little;
+	st->cpuperf_avg = cc->nr_active ? cc->perf_sum / cc->nr_active : 0;
 }
 
 /* bpf_loop body of energy_publish_mask: the active set into the stats. */
 static long mask_word(u64 idx, void *data)
 {
-	struct lavd_stats *st = data;
+	struct lavd_stats *st = ((struct stats_ref *)data)->st;
 	struct pwr_masks *pm = pwr();
+	struct bpf_cpumask *act = pm ? pm->active : NULL;
 	u64 word = 0;
 
-	if (idx >= 8 || !pm || !pm->active)
+	if (idx >= 8 || !act)
 		return 1;
 	for (int b = 0; b < 64; b++) {
 		u32 cpu = (u32)idx * 64 + (u32)b;
 
 		if (cpu >= nr_cpu_ids)
 			break;
-		if (bpf_cpumask_test_cpu(cpu, (const struct cpumask *)pm->active))
+		if (bpf_cpumask_test_cpu(cpu, (const struct cpumask *)act))
 			word |= 1ULL << b;
 	}
 	st->active_mask[idx & 7] = word;
@@ -571,38 +606,21 @@ static long mask_word(u64 idx, void *data)
 
 static __always_inline void energy_publish_mask(struct lavd_stats *st)
 {
+	struct stats_ref ref = { .st = st };	/* bpf_loop wants a stack pointer */
 	u32 words = (nr_cpu_ids + 63) / 64;
 
 	bpf_rcu_read_lock();
-	bpf_loop(words, mask_word, st, 0);
+	bpf_loop(words, mask_word, &ref, 0);
 	bpf_rcu_read_unlock();
 }
 
 /* ---- set-up (ops.init) ---- */
 
-/*
- * A new cpumask holding the online CPUs (those with a domain; the loader
- * marks offline ones 255), only the big ones if @big_only.
- */
-static __always_inline struct bpf_cpumask *online_mask(bool big_only)
+/* A new, empty cpumask into @slot (replacing any). */
+static __always_inline s32 put_mask(struct bpf_cpumask __kptr **slot)
 {
 	struct bpf_cpumask *m = bpf_cpumask_create();
-	u32 cpu;
 
-	if (!m)
-		return NULL;
-	for (cpu = 0; cpu < LAVD_MAX_CPUS; cpu++) {
-		if (cpu >= nr_cpu_ids)
-			break;
-		if (cpu_dom[cpu] < LAVD_MAX_DOMS && (!big_only || cpu_big[cpu]))
-			bpf_cpumask_set_cpu(cpu, m);
-	}
-	return m;
-}
-
-static __always_inline s32 put_mask(struct bpf_cpumask __kptr **slot,
-				    struct bpf_cpumask *m)
-{
 	if (!m)
 		return -ENOMEM;
 	m = bpf_kptr_xchg(slot, m);
@@ -611,7 +629,11 @@ static __always_inline s32 put_mask(struct bpf_cpumask __kptr **slot,
 	return 0;
 }
 
-/* Creates the sets; every online CPU starts active (performance). */
+/*
+ * Creates the sets, empty; the per-CPU pass of ops.init then adds each
+ * online CPU (energy_add_cpu): every online CPU starts active
+ * (performance) until the first energy step.
+ */
 static __always_inline s32 energy_init(void)
 {
 	struct pwr_masks *pm = pwr();
@@ -619,16 +641,43 @@ static __always_inline s32 energy_init(void)
 
 	if (!pm)
 		return -ENOENT;
-	err = put_mask(&pm->active, online_mask(false));
+	err = put_mask(&pm->active);
 	if (!err)
-		err = put_mask(&pm->usable, online_mask(false));
+		err = put_mask(&pm->usable);
 	if (!err)
-		err = put_mask(&pm->ovf, bpf_cpumask_create());
+		err = put_mask(&pm->ovf);
 	if (!err)
-		err = put_mask(&pm->big, online_mask(true));
+		err = put_mask(&pm->big);
 	WRITE_ONCE(nr_active_cpus, nr_order);
 	WRITE_ONCE(all_usable, true);
 	return err;
+}
+
+/*
+ * An online CPU joins the active and usable sets, and the big set if it
+ * is a big core. One pass over the CPUs (bpf_loop), not a loop over
+ * LAVD_MAX_CPUS per set: that one cost the verifier ~140 000
+ * instructions. Called under bpf_rcu_read_lock().
+ */
+static __always_inline void energy_add_cpu(u32 cpu)
+{
+	struct pwr_masks *pm = pwr();
+	struct bpf_cpumask *act, *usable, *big;
+
+	if (!pm || cpu >= LAVD_MAX_CPUS)
+		return;
+	barrier_var(cpu);
+	if (cpu_dom[cpu] >= LAVD_MAX_DOMS)
+		return;		/* offline */
+	act = pm->active;
+	usable = pm->usable;
+	big = pm->big;
+	if (act)
+		bpf_cpumask_set_cpu(cpu, act);
+	if (usable)
+		bpf_cpumask_set_cpu(cpu, usable);
+	if (big && cpu_big[cpu])
+		bpf_cpumask_set_cpu(cpu, big);
 }
 
 #endif

@@ -3,7 +3,7 @@
  * Wake-up preemption (LAVD.md, "Preemption"). A task that is queued while
  * no CPU is idle, is not greedy and whose lat_cri reaches the threshold
  * (max - ((max - avg) >> --preempt-shift), policy.h) looks for a victim:
- * its preferred CPU first, then the other CPUs of its LLC from a random
+ * its preferred CPU first, then the other CPUs of its domain from a random
  * starting point, until two candidates qualify ("power of two choices").
  * A CPU qualifies when it runs one of lavd's tasks (never an idle CPU or
  * one an RT/DL task holds) that is not a probable futex holder and is
@@ -109,7 +109,7 @@ static __always_inline bool try_preempt(struct task_struct *p,
 {
 	struct victim v0 = { .cpu = -1 }, v1 = { .cpu = -1 }, *pick;
 	u64 now, stop, lc = taskc->lat_cri;
-	u32 llc, start, i, n = 0;
+	u32 dom, start, i, n = 0;
 
 	if (no_preemption || taskc->greedy || lc < READ_ONCE(lat_cri_preempt))
 		return false;
@@ -120,13 +120,13 @@ static __always_inline bool try_preempt(struct task_struct *p,
 	if (pref >= 0 && pref < (s32)nr_cpu_ids && victim_ok(pref, lc, stop, &v0, self))
 		n = 1;
 	if (!is_pinned(p) && nr_cpu_ids > 1) {
-		llc = cpu_to_llc(pref >= 0 ? pref : bpf_get_smp_processor_id());
+		dom = cpu_to_dom(pref >= 0 ? pref : bpf_get_smp_processor_id());
 		start = bpf_get_prandom_u32() % nr_cpu_ids;
 		bpf_for(i, 0, nr_cpu_ids) {
 			s32 cpu = (s32)((start + i) % nr_cpu_ids);
 			struct victim *slot = n ? &v1 : &v0;
 
-			if (cpu == pref || cpu_to_llc(cpu) != llc ||
+			if (cpu == pref || cpu_to_dom(cpu) != dom ||
 			    !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 				continue;
 			if (victim_ok(cpu, lc, stop, slot, self) && ++n >= 2)

@@ -92,7 +92,7 @@ void lavd_energy_line(char *buf, size_t len, const struct lavd_stats *prev,
 
 	if (have_little)
 		snprintf(big, sizeof(big),
-			 "big %u%% thr %llu pc %u%% on-big %u%% pc-on-big %u%% heavy %llu",
+			 "big %u%% pthr %llu pc %u%% on-big %u%% pc-on-big %u%% heavy %llu",
 			 pct(cur->big_scale, 1024), (unsigned long long)cur->perf_thresh,
 			 pct(pc, sched), pct(cur->nr_on_big - prev->nr_on_big, sched),
 			 pct(cur->nr_pc_on_big - prev->nr_pc_on_big, pc),
@@ -116,7 +116,7 @@ void lavd_energy_line(char *buf, size_t len, const struct lavd_stats *prev,
 	snprintf(buf, len,
 		 "active %llu/%llu ovf %llu | mode %s req %.2f time perf %.1fs "
 		 "bal %.1fs save %.1fs | %s | %s stealer %llu stealee %llu | "
-		 "mig/s %.0f xdom/s %.0f steal %llu force %llu donate %llu move %llu | "
+		 "mig/s %.0f xdom/s %.0f stolen %llu forced %llu donated %llu moved %llu | "
 		 "freq %u%% set %llu",
 		 (unsigned long long)cur->nr_active, (unsigned long long)cur->nr_cpus,
 		 (unsigned long long)cur->nr_overflow,

@@ -38,9 +38,9 @@ void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
  * stealee counts), migrations and cross-domain moves, and the mean
  * cpufreq target. E.g.
  *   active 2/4 ovf 0 | mode balanced req 1.50 time perf 1.5s bal 3.0s
- *   save 0.5s | big 50% thr 23 pc 25% on-big 60% pc-on-big 96% heavy 1
- *   | doms 2 [40% 60%] stealer 1 stealee 1 | mig/s 30 xdom/s 5 steal 9
- *   force 4 donate 3 move 2 | freq 63% set 7
+ *   save 0.5s | big 50% pthr 23 pc 25% on-big 60% pc-on-big 96% heavy 1
+ *   | doms 2 [40% 60%] stealer 1 stealee 1 | mig/s 30 xdom/s 5 stolen 9
+ *   forced 4 donated 3 moved 2 | freq 63% set 7
  */
 void lavd_energy_line(char *buf, size_t len, const struct lavd_stats *prev,
 		      const struct lavd_stats *cur, double secs, bool have_little);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The 10 ms system statistics timer: counts the queued tasks, measures
- * the CPU utilisation, recomputes the system slice, the latency-critical
+ * the CPU utilisation, runs the energy step (power.bpf.h: power mode,
+ * active CPUs, big/little threshold, domain balancing plan), recomputes
+ * the system slice, the latency-critical
  * and preemption thresholds and whether slice boosts have room (cutting
  * boosted slices back when they no longer have), sets the sampling rate,
  * and publishes the record `lavd --stats` / `lavd --monitor` print (map
@@ -31,9 +33,9 @@ static u64 max_lat_cri_ewma, sched_per_s;
 static u64 max_bucket[MAX_BUCKETS];
 static u64 nr_ticks;
 
-static long count_llc(u64 llc, void *data)
+static long count_dom(u64 dom, void *data)
 {
-	s32 q = scx_bpf_dsq_nr_queued(llc_dsq((u32)llc));
+	s32 q = scx_bpf_dsq_nr_queued(dom_dsq((u32)dom));
 
 	if (q > 0)
 		*(u64 *)data += (u64)q;
@@ -46,12 +48,12 @@ static long count_pinned(u64 cpu, void *data)
 	return 0;
 }
 
-/* Tasks waiting in all LLC queues and pinned queues. */
+/* Tasks waiting in all domain queues and pinned queues. */
 static __always_inline u64 count_queued(void)
 {
 	u64 n = 0;
 
-	bpf_loop(nr_llcs, count_llc, &n, 0);
+	bpf_loop(nr_doms, count_dom, &n, 0);
 	bpf_loop(nr_cpu_ids, count_pinned, &n, 0);
 	return n;
 }
@@ -185,12 +187,17 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	prev_busy = s.busy;
 	prev_tick_ns = now;
 
+	/* Energy and topology (power.bpf.h): power mode, active set,
+	 * big/little threshold, domain plan. The slice and the room for
+	 * boosts count the active CPUs only. */
+	energy_tick(st, nr_q);
+
 	WRITE_ONCE(nr_queued_last, nr_q);
-	WRITE_ONCE(sys_slice, lavd_sys_slice(sys_slice, nr_cpus_online, nr_q,
-					     slice_min_ns, slice_max_ns));
+	WRITE_ONCE(sys_slice, lavd_sys_slice(sys_slice, READ_ONCE(nr_active_cpus),
+					     nr_q, slice_min_ns, slice_max_ns));
 
 	/* Slice boosts: room or not; without, cut the running boosted ones. */
-	room = lavd_has_room(util_pct_last, nr_q, nr_cpus_online);
+	room = lavd_has_room(util_pct_last, nr_q, READ_ONCE(nr_active_cpus));
 	WRITE_ONCE(sys_room, room);
 	if (!room && !no_slice_boost) {
 		u64 cut = 0;
@@ -208,7 +215,6 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->futex_path = no_futex_boost ? LAVD_FUTEX_OFF : READ_ONCE(futex_path);
 	st->util_pct = util_pct_last;
 	st->nr_queued = nr_q;
-	st->nr_active = nr_cpus_online;
 	st->slice_ns = sys_slice;
 	st->max_lat_cri = window_max(s.max_lc);
 	st->lat_cri_thresh = lat_cri_thresh;
@@ -217,6 +223,7 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->nr_runnable = rq_nr;
 	st->nr_sched = s.sched;
 	st->sum_lat_cri = s.sum_lc;
+	energy_publish_mask(st);
 	__sync_fetch_and_add(&st->seq, 1);
 
 rearm:

@@ -6,7 +6,8 @@
 # runs kept, mean +- standard deviation and range of the 1 % low FPS
 # (percentile) and of the p99 frame time, the mean average FPS, each
 # mean's ratio to the kernel default's, lavd's mean preemptions and
-# futex-holder events per second (from its statistics lines); then, for
+# futex-holder events per second (from its statistics lines) and mean
+# active CPUs (core compaction; all runs, not only the kept); then, for
 # each "lavd:--no-X" configuration, what switching X off changed against
 # full lavd, with Welch's t (|t| < 2: not resolved by these runs). Runs
 # during which the host's other processes used more than MAX CPUs are
@@ -46,7 +47,8 @@ for f in "$files"/run-*-*.json; do
 		END { if (c) printf "%.2f", t / c; else print "NA" }' "$load")
 	st=$(grep "^@@GS DATA lavdstats $r $i " "$res" 2>/dev/null | head -n 1 |
 		sed -n 's/.*preempt\/s \([0-9.]*\).*futex [a-z]* lock\/s \([0-9.]*\).*/\1 \2/p')
-	echo "$r $i $hl $vals ${st:-NA NA}" >> "$rows"
+	act=$(sed -n "s/^@@GS DATA lavdactive $r $i //p" "$res" 2>/dev/null | head -n 1)
+	echo "$r $i $hl $vals ${st:-NA NA} ${act:-NA}" >> "$rows"
 	n=$((n + 1))
 done
 if [ "$n" -eq 0 ]; then
@@ -73,6 +75,7 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" '
 			kept[c]++
 			add(c, "low", f[4]); add(c, "p99", f[5]); add(c, "avg", f[6])
 			if (f[7] != "NA") { pre[c] += f[7]; lk[c] += f[8]; ns[c]++ }
+			if (f[9] != "NA") { act[c] += f[9]; na[c]++ }
 		}
 		w = 13
 		for (c = 1; c <= ncfg; c++) {
@@ -80,14 +83,15 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" '
 			if (name[c] == "lavd") full = c
 			if (length(name[c]) > w) w = length(name[c])
 		}
-		printf "   %-" w "s %5s  %-28s %-30s %7s  %9s %9s  %9s %9s\n", "configuration", "runs", "1% low FPS", "p99 frame time (ms)", "avg FPS", "low/dflt", "p99/dflt", "preempt/s", "lock/s"
+		printf "   %-" w "s %5s  %-28s %-30s %7s  %9s %9s  %9s %9s %7s\n", "configuration", "runs", "1% low FPS", "p99 frame time (ms)", "avg FPS", "low/dflt", "p99/dflt", "preempt/s", "lock/s", "active"
 		for (c = 1; c <= ncfg; c++) {
 			if (!kept[c]) { printf "   %-" w "s %2d/%-2d  (no undisturbed run)\n", name[c], 0, total[c]; continue }
 			rl = (def && kept[def] && mean(def, "low") > 0) ? sprintf("%.2f", mean(c, "low") / mean(def, "low")) : "-"
 			rp = (def && kept[def] && mean(def, "p99") > 0) ? sprintf("%.2f", mean(c, "p99") / mean(def, "p99")) : "-"
 			pr = ns[c] ? sprintf("%.0f", pre[c] / ns[c]) : "-"
 			lr = ns[c] ? sprintf("%.0f", lk[c] / ns[c]) : "-"
-			printf "   %-" w "s %2d/%-2d  %-28s %-30s %7.1f  %9s %9s  %9s %9s\n", name[c], kept[c], total[c], cell(c, "low", 1), cell(c, "p99", 1), mean(c, "avg"), rl, rp, pr, lr
+			ac = na[c] ? sprintf("%.2f", act[c] / na[c]) : "-"
+			printf "   %-" w "s %2d/%-2d  %-28s %-30s %7.1f  %9s %9s  %9s %9s %7s\n", name[c], kept[c], total[c], cell(c, "low", 1), cell(c, "p99", 1), mean(c, "avg"), rl, rp, pr, lr, ac
 		}
 		if (full && kept[full] >= 2) {
 			printf "\n   switching one feature off, against lavd with everything (Welch t; |t| < 2: not resolved):\n"

@@ -13,7 +13,8 @@
 #
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
 #                  [--profile NAME] [--bg PATTERN|none] [--tcg single|multi]
-#                  [--smp SPEC] [--max-host-load CPUS] [--program PATH]...
+#                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
+#                  [--program PATH]...
 #                  [--out DIR]
 # Configurations: "default" or "PROGRAM[:ARG...]" (PROGRAM from /bin of the
 # guest: lavd, or another static build passed with --program).
@@ -24,7 +25,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
-reps=5 dur=10s profile=proton bg=hogs:2 tcg=${VM_TCG:-single} smp=2 maxload=0.5
+reps=5 dur=10s profile=proton bg=hogs:2 tcg=${VM_TCG:-single} smp=2 maxload=0.5 shape=""
 out=$B/vm/ablation extra=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--bg) bg=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--shape) shape="--shape $2"; smp=$2; shift 2 ;;
 	--max-host-load) maxload=$2; shift 2 ;;
 	--program) extra="$extra --program $2"; shift 2 ;;
 	--out) out=$2; shift 2 ;;
@@ -55,7 +57,7 @@ limit=$(( 180 + reps * ncfg * (secs + 20) * 3 ))
 
 append="gs.configs=$configs gs.reps=$reps gs.fbdur=$dur gs.profile=$profile gs.bg=$bg"
 # shellcheck disable=SC2086
-BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --smp "$smp" \
+BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --smp "$smp" $shape \
 	--append "$append" --out "$out" --sample-host \
 	--program "$B/static/lavd" --program "$B/static/framebench" $extra
 rc=$?

@@ -13,14 +13,15 @@
 #     --mem MB      memory (default 1024)
 #     --tcg MODE    single | multi: TCG threading (default single, see VM.md)
 #     --append STR  extra kernel command line (gs.* parameters for the plan)
+#     --qemu ARGS   extra qemu arguments, split on spaces (e.g. -numa ...)
 # Environment: VM_ACCEL=kvm|tcg|auto (default auto: KVM only when /dev/kvm
 # is usable and the CPU advertises vmx/svm), GAMESCHED_KERNEL (vm/kernel.sh).
 set -eu
 
-[ $# -ge 3 ] || { sed -n '3,17p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '3,18p' "$0" >&2; exit 2; }
 initrd=$1 log=$2 results=$3
 shift 3
-timeout_s=300 smp=2 mem=1024 tcg=single append=""
+timeout_s=300 smp=2 mem=1024 tcg=single append="" qemu_extra=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout_s=$2; shift 2 ;;
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--qemu) qemu_extra=$2; shift 2 ;;
 	*) echo "vm/boot.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -50,7 +52,8 @@ esac
 
 : > "$results"
 # -serial twice: ttyS0 = console on stdout (into LOG), ttyS1 = results file.
-timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+# shellcheck disable=SC2086
+timeout -k 5 "$timeout_s" qemu-system-x86_64 $qemu_extra \
 	-m "$mem" -smp "$smp" -accel "$accel" -cpu "$cpu" \
 	-nographic -no-reboot -nic none -monitor none \
 	-serial stdio -serial "file:$results" \

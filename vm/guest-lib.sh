@@ -111,3 +111,26 @@ show_log() {
 	tail -n "${2:-20}" "$1"
 	echo "---- end ----"
 }
+
+# ---- plans that test lavd (test.sh, topo.sh) ----
+# gs.phases="a,b,..." selects phases (default all); the loader's output
+# goes to $LOG.
+phases=$(gs_param phases all | tr ',' ' ')
+LOG=/tmp/lavd.log
+
+# want_phase NAME: the phase is selected (gs.phases=a,b,... or all)
+want_phase() { [ "$phases" = all ] || case " $phases " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# start_lavd ARGS...: the loader in the background, output in $LOG.
+start_lavd() {
+	lavd "$@" > "$LOG" 2>&1 &
+	LPID=$!
+}
+
+lavd_attached() { scx_is enabled lavd; }
+
+# stop_lavd SECONDS: SIGINT, wait; RC = loader exit status.
+stop_lavd() {
+	kill -INT "$LPID" 2>/dev/null
+	wait_exit "$LPID" "$1"
+}

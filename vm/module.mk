@@ -5,12 +5,17 @@
 #
 #   make vm-test   lavd in a real sched_ext kernel: load, framebench under
 #                  lavd, unload, watchdog ejection, 20 load/unload cycles,
-#                  CPU hotplug restart (one boot, a few minutes under TCG)
+#                  CPU hotplug restart, futex holders, preemption,
+#                  features off one by one, thread churn (one boot, a few
+#                  minutes under TCG)
+#   make vm-test-topo  lavd on a shaped 2-socket, 2-node, 4-vCPU machine:
+#                  compute domains, compaction and power modes, big/little
+#                  placement with a topology override, --autopower
 #   make vm-demo   framebench under the default scheduler vs lavd,
 #                  interleaved in one boot; prints the side-by-side table
 #                  (VM_DEMO_REPS pairs, VM_DEMO_DURATION per run)
 
-VM_TESTS += vm/test-vm.sh
+VM_TESTS += vm/test-vm.sh vm/test-vm-topo.sh
 
 # churn: the thread-churn stress load of vm-test (static build goes into
 # the initramfs with lavd and framebench)
@@ -21,10 +26,11 @@ VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
 VM_DEMO_ARGS ?=
 
-.PHONY: vm-test vm-demo
+.PHONY: vm-test vm-test-topo vm-demo
 vm-test:
-	$(MAKE) BUILD=$(BUILD) static
-	BUILD=$(BUILD) vm/run.sh test --expect "load run unload watchdog cycles hotplug errors futex preempt features churn"
+	BUILD=$(BUILD) vm/test-vm.sh
+vm-test-topo:
+	BUILD=$(BUILD) vm/test-vm.sh topo
 
 vm-demo: $(BUILD)/tests/jsonget
 	$(MAKE) BUILD=$(BUILD) static

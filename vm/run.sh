@@ -20,6 +20,11 @@
 #     --expect "p1 p2 ..."  phases that must report PASS
 #     --timeout S           boot time limit (default 420)
 #     --smp SPEC / --mem MB / --append STR   passed to vm/boot.sh
+#     --qemu ARGS           extra qemu arguments for vm/boot.sh (-numa ...)
+#     --shape SxC           a shaped machine: S sockets x C cores (one
+#                           thread each), one NUMA node per socket with
+#                           its share of the memory; the emulated CPU's L3
+#                           is per socket, so lavd sees S compute domains
 #     --tcg single|multi    (default single; VM_TCG overrides the default)
 #     --out DIR             where logs go (default build/vm/PLAN)
 #     --program PATH        a static program for /bin (repeatable; default
@@ -37,10 +42,10 @@ root=$(cd "$here/.." && pwd)
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 
-[ $# -ge 1 ] || { sed -n '3,28p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '3,37p' "$0" >&2; exit 2; }
 plan=$1
 shift
-expect="" timeout_s=420 smp=2 mem=1024 append="" out="" programs="" sample=0
+expect="" timeout_s=420 smp=2 mem=1024 append="" out="" programs="" sample=0 qemu_extra="" shape=""
 tcg=${VM_TCG:-single}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -49,6 +54,8 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--qemu) qemu_extra=$2; shift 2 ;;
+	--shape) shape=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--program) programs="$programs $2"; shift 2 ;;
@@ -56,6 +63,19 @@ while [ $# -gt 0 ]; do
 	*) echo "vm/run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$shape" ]; then
+	sockets=${shape%x*} cores=${shape#*x}
+	case $sockets$cores in ''|*[!0-9]*)
+		echo "vm/run.sh: --shape wants SOCKETSxCORES, e.g. 2x2, got '$shape'" >&2; exit 2 ;;
+	esac
+	smp="$((sockets * cores)),sockets=$sockets,cores=$cores,threads=1"
+	s=0
+	while [ $s -lt "$sockets" ]; do
+		qemu_extra="$qemu_extra -object memory-backend-ram,id=m$s,size=$((mem / sockets))M"
+		qemu_extra="$qemu_extra -numa node,nodeid=$s,cpus=$((s * cores))-$((s * cores + cores - 1)),memdev=m$s"
+		s=$((s + 1))
+	done
+fi
 planfile=$here/plans/$plan.sh
 [ -f "$planfile" ] || { echo "vm/run.sh: no plan $planfile" >&2; exit 2; }
 out=${out:-$build/vm/$plan}
@@ -127,7 +147,8 @@ boot() {
 	LOG=$out/serial$2.log RES=$out/results$2.txt
 	t0=$(date +%s)
 	"$here/boot.sh" "$initrd" "$LOG" "$RES" --timeout "$timeout_s" \
-		--smp "$smp" --mem "$mem" --tcg "$1" --append "$append" &
+		--smp "$smp" --mem "$mem" --tcg "$1" --append "$append" \
+		--qemu "$qemu_extra" &
 	bpid=$!
 	if [ $sample -eq 1 ]; then
 		sample_host "$bpid" > "$out/host-load$2.txt" &
@@ -142,7 +163,7 @@ boot() {
 
 panicked() { grep -qE 'Kernel panic|BUG: |Oops|general protection fault|int3: 0000' "$LOG"; }
 
-echo "vm: plan $plan, kernel $kver, -smp $smp, TCG thread=$tcg, timeout ${timeout_s}s"
+echo "vm: plan $plan, kernel $kver, -smp $smp${shape:+ ($shape: one NUMA node per socket)}, TCG thread=$tcg, timeout ${timeout_s}s"
 boot "$tcg" ""
 retried=""
 if panicked && [ "$tcg" = multi ]; then

@@ -1,9 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# `make test`'s VM test: builds the static binaries and runs the vm-test
-# plan (vm/plans/test.sh) in one boot of the sched_ext kernel. Exits 77
-# with the reason as its last line when qemu or the kernel is missing.
+# `make test`'s VM tests: build the static binaries and run one plan in
+# one boot of the sched_ext kernel. Exits 77 with the reason as its last
+# line when qemu or the kernel is missing.
+#
+#   vm/test-vm.sh        the vm-test plan (vm/plans/test.sh), -smp 2
+#   vm/test-vm.sh topo   the topology plan (vm/plans/topo.sh, issue 6) on
+#                        a shaped machine: 4 vCPUs as 2 sockets x 2 cores,
+#                        one NUMA node per socket (the emulated CPU's L3
+#                        is per socket), so lavd sees two compute domains
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
@@ -16,4 +22,15 @@ if ! vm/kernel.sh dir >/dev/null 2>&1; then
 	exit 77
 fi
 make -s BUILD="$B" static >/dev/null || { echo "FAIL: make static"; exit 1; }
-BUILD=$B exec vm/run.sh test --expect "load run unload watchdog cycles hotplug errors futex preempt features churn"
+case ${1:-test} in
+test)
+	# 10 load/unload cycles: each load verifies ~150 000 BPF instructions,
+	# 4-8 s under TCG, and the boot must stay well inside its 420 s
+	BUILD=$B exec vm/run.sh test --append gs.cycles=10 \
+		--expect "load run unload watchdog cycles hotplug errors futex preempt features churn" ;;
+topo)
+	BUILD=$B exec vm/run.sh topo --expect "domains compact hybrid autopower" --shape 2x2 ;;
+*)
+	echo "vm/test-vm.sh: unknown plan '$1' (test or topo)" >&2
+	exit 2 ;;
+esac

@@ -17,7 +17,8 @@
 #   gs.profile=NAME       framebench profile (default proton)
 #   gs.bg=PATTERN         background load (default hogs:2; none: no load)
 # Lines: "RUN-START n config", "RUN-END n config exit=..", FILE
-# run-n-IDX.json, "DATA lavdstats n IDX <stats line>", RESULT ablation.
+# run-n-IDX.json, "DATA lavdstats n IDX <stats line>", "DATA lavdactive n
+# IDX <mean active CPUs>", RESULT ablation.
 
 configs=$(gs_param configs default,lavd)
 reps=$(gs_param reps 3)
@@ -71,6 +72,10 @@ run_one() {
 		wait_exit "$SPID" 30
 		last=$(grep '^\[' "$LOG" | tail -n 2 | head -n 1)
 		[ -n "$last" ] && gs_out "DATA lavdstats $n $idx $last"
+		# mean active CPUs over the run's statistics lines (core compaction)
+		act=$(grep '^\[' "$LOG" | sed -n 's|.* active \([0-9]*\)/.*|\1|p' |
+			awk '{ s += $1; c++ } END { if (c) printf "%.2f", s / c }')
+		[ -n "$act" ] && gs_out "DATA lavdactive $n $idx $act"
 		[ "$RC" = 0 ] || { gs_out "RUN-FAIL $n $idx loader exit $RC"; rc=1; }
 	fi
 	[ $rc -eq 0 ] && [ -s /tmp/run.json ] && gs_file "run-$n-$idx.json" /tmp/run.json

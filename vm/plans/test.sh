@@ -41,25 +41,6 @@
 
 cycles=$(gs_param cycles 20)
 fbdur=$(gs_param fbdur 10s)
-phases=$(gs_param phases all | tr ',' ' ')
-LOG=/tmp/lavd.log
-
-# want_phase NAME: the phase is selected (gs.phases=a,b,... or all)
-want_phase() { [ "$phases" = all ] || case " $phases " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-
-# start_lavd ARGS...: the loader in the background, output in $LOG.
-start_lavd() {
-	lavd "$@" > "$LOG" 2>&1 &
-	LPID=$!
-}
-
-lavd_attached() { scx_is enabled lavd; }
-
-# stop_lavd SECONDS: SIGINT, wait; RC = loader exit status.
-stop_lavd() {
-	kill -INT "$LPID" 2>/dev/null
-	wait_exit "$LPID" "$1"
-}
 
 gs_out "PHASE setup kernel=$(uname -r) cpus=$(nproc) cycles=$cycles fbdur=$fbdur"
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
