@@ -63,10 +63,17 @@ static __always_inline const struct cpumask *dom_mask(u32 dom)
 /* The i-th nearest neighbour of @dom and its distance; false if none. */
 static __always_inline bool dom_neighbour(u32 dom, u32 i, u32 *nbr, u32 *dist)
 {
+	_Static_assert((LAVD_MAX_DOMS & (LAVD_MAX_DOMS - 1)) == 0,
+		       "LAVD_MAX_DOMS is a power of two (the masks below)");
 	if (dom >= LAVD_MAX_DOMS || i >= LAVD_MAX_DOMS)
 		return false;
+	/* opaque to the compiler, then masked: the mask stays (the compiler
+	 * would drop it after the check) and bounds the very registers it
+	 * indexes with (a check on a copy does not carry over) */
 	barrier_var(dom);
 	barrier_var(i);
+	dom &= LAVD_MAX_DOMS - 1;
+	i &= LAVD_MAX_DOMS - 1;
 	if (i >= dom_nr_nbr[dom])
 		return false;
 	*nbr = dom_nbr[dom][i];

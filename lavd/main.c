@@ -1138,10 +1138,14 @@ static void parse_args(int argc, char **argv)
 		{ "power-profile-file", required_argument, NULL, OPT_PROFILE_FILE },
 		{ 0 },
 	};
-	int c;
+	const char *sched_opt = NULL;	/* first option that configures a load */
+	int c, li;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":vh", longopts, &li)) != -1) {
+		if (li >= 0 && !sched_opt && c != OPT_STATS && c != OPT_MONITOR &&
+		    c != 'v' && c != OPT_SAMPLES && c != OPT_COUNT_BPF)
+			sched_opt = longopts[li].name;
 		switch (c) {
 		case OPT_SLICE_MIN:
 			opt.slice_min_us = gs_opt_u64("--slice-min-us", optarg, 50, 1000000);
@@ -1263,13 +1267,9 @@ static void parse_args(int argc, char **argv)
 		       "--slice-min-us %llu is larger than --slice-max-us %llu",
 		       (unsigned long long)opt.slice_min_us,
 		       (unsigned long long)opt.slice_max_us);
-	if (opt.monitor_s > 0 &&
-	    (opt.stall_after_s >= 0 || opt.partial || opt.no_preemption ||
-	     opt.no_futex_boost || opt.no_slice_boost || opt.no_wake_sync ||
-	     opt.futex_force || opt.preempt_kick || opt.power_opt ||
-	     opt.no_core_compaction || opt.no_freq_scaling || opt.topology ||
-	     opt.profile_file))
-		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler options");
+	if (opt.monitor_s > 0 && sched_opt)
+		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler "
+		       "options (got --%s)", sched_opt);
 }
 
 int main(int argc, char **argv)
@@ -1292,6 +1292,9 @@ int main(int argc, char **argv)
 
 	if (opt.profile_file && !opt.autopower)
 		gs_die(EXIT_USAGE, "--power-profile-file needs --autopower");
+	if (opt.profile_file && access(opt.profile_file, R_OK) != 0)
+		gs_die(EXIT_USAGE, "--power-profile-file: cannot read %s: %s",
+		       opt.profile_file, strerror(errno));
 	if (opt.topology) {
 		/* bad input is found before loading anything (exit 2) */
 		static struct lavd_topo t;

@@ -42,10 +42,28 @@ expect 2 'needs a value' --stats
 expect 2 'option --monitor: expected' --monitor -1
 expect 2 'only watches' --monitor 1 --partial
 expect 2 'only watches' --monitor 1 --no-preemption
+expect 2 'no scheduler options (got --preempt-shift)' --monitor 1 --preempt-shift 3
+expect 2 'no scheduler options (got --slice-min-us)' --slice-min-us 600 --monitor 1
+expect 2 'no scheduler options (got --sysfs-root)' --monitor 1 --sysfs-root /tmp
 expect 2 'option --pinned-slice-us: expected' --pinned-slice-us -5
 expect 2 'option --monitor-sched-samples: expected' --monitor-sched-samples 100000
 expect 2 'option --debug-preempt-kick: expected auto, never or always' --debug-preempt-kick sometimes
 expect 2 'option --debug-futex-path: expected fexit or tracepoint' --debug-futex-path kprobe
+
+# energy options (issue 6): one power mode, the profile file, --topology
+# files checked before anything is loaded, naming file and line
+expect 2 'options --performance and --powersave exclude each other' --performance --powersave
+expect 2 'needs --autopower' --power-profile-file /etc/hostname
+expect 2 'cannot read /nonexistent/profile' --autopower --power-profile-file /nonexistent/profile
+topo=$(mktemp)
+trap 'rm -f "$topo"' EXIT
+expect 2 'cannot open /nonexistent/topo' --topology /nonexistent/topo
+printf 'cpus 0-1 llc 0 capacity 1024 type big\ncpus 2 capacity 5000\n' > "$topo"
+expect 2 "$topo:2: capacity: expected 1..1024, got '5000'" --topology "$topo"
+printf '# hybrid\ncpus 0 type medium\n' > "$topo"
+expect 2 "$topo:2: type: expected big or little, got 'medium'" --topology "$topo"
+printf 'cpus 900 llc 0\n' > "$topo"
+expect 2 "$topo:1: '900' is not a CPU list" --topology "$topo"
 expect 0 'no-futex-boost' --help
 
 if [ -d /sys/kernel/sched_ext ]; then

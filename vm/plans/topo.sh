@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Guest plan of `make vm-test`'s topology boot (issue 6): lavd on a
+# Guest plan of `make vm-test-topo` (issue 6, also run by `make test`): lavd on a
 # shaped machine, 4 vCPUs as 2 sockets x 2 cores with one NUMA node and
 # one LLC per socket (vm/test-vm-topo.sh boots it), so lavd sees two
 # compute domains. Phases (each prints one RESULT line):
@@ -18,7 +18,9 @@
 #             file makes CPUs 0-1 big (capacity 1024) and 2-3 little
 #             (512); in powersave mode (little cores first) a single
 #             heavy thread must end up on a big core (sampled from
-#             /proc/PID/stat), while the active set stays compacted
+#             /proc/PID/stat). (The active set cannot stay small here:
+#             sizing counts each CPU at 50 % (LAVD.md), so one busy
+#             thread, 1.25 x 1024 required, takes all four CPUs.)
 #   autopower --autopower with a profile file: low-power -> powersave,
 #             performance -> performance, custom -> autopilot; with
 #             --no-freq-scaling no cpufreq target is set
@@ -28,9 +30,10 @@
 
 # stat_field LOG KEY: the value after "KEY " on the last statistics line
 stat_last() { grep '^\[' "$1" | tail -n 1 | sed -n "s|.* $2 \([^ ]*\).*|\1|p"; }
-# active CPUs ("2/4" -> 2) of every statistics line, one per line
-active_series() { grep '^\[' "$1" | sed -n 's|.* active \([0-9]*\)/.*|\1|p'; }
-mode_series() { grep '^\[' "$1" | sed -n 's|.* mode \([a-z]*\) .*|\1|p'; }
+# active CPUs ("2/4" -> 2) of every statistics line on stdin, one per
+# line (stdin, not /dev/stdin: devtmpfs has no such link)
+active_series() { grep '^\[' | sed -n 's|.* active \([0-9]*\)/.*|\1|p'; }
+mode_series() { grep '^\[' | sed -n 's|.* mode \([a-z]*\) .*|\1|p'; }
 # sum over the statistics lines of "KEY N"
 sum_stat() {
 	grep '^\[' "$1" | sed -n "s|.* $2 \([0-9.]*\).*|\1|p" |
@@ -91,17 +94,17 @@ if want_phase compact; then
 	if wait_until 120 lavd_attached; then
 		sleep 3
 		n0=$(nlines "$LOG")
-		idle_min=$(active_series "$LOG" | tail -n 3 | sort -n | head -n 1)
-		idle_mode=$(mode_series "$LOG" | tail -n 1)
+		idle_min=$(active_series < "$LOG" | tail -n 3 | sort -n | head -n 1)
+		idle_mode=$(mode_series < "$LOG" | tail -n 1)
 		hog; H1=$!; hog; H2=$!; hog; H3=$!; hog; H4=$!
 		sleep 3
-		busy_max=$(since "$LOG" "$n0" | active_series /dev/stdin | sort -n | tail -n 1)
-		busy_mode=$(since "$LOG" "$n0" | mode_series /dev/stdin | tail -n 1)
+		busy_max=$(since "$LOG" "$n0" | active_series | sort -n | tail -n 1)
+		busy_mode=$(since "$LOG" "$n0" | mode_series | tail -n 1)
 		kill $H1 $H2 $H3 $H4
 		wait $H1 $H2 $H3 $H4 2>/dev/null
 		n1=$(nlines "$LOG")
 		sleep 4
-		after=$(since "$LOG" "$n1" | active_series /dev/stdin | tail -n 2 | sort -n | head -n 1)
+		after=$(since "$LOG" "$n1" | active_series | tail -n 2 | sort -n | head -n 1)
 		sets=$(sum_stat "$LOG" set)
 		alive=yes
 		lavd_attached || alive=no
@@ -113,8 +116,8 @@ if want_phase compact; then
 		[ "${after:-9}" -le 2 ] || cf="$cf after the hogs: ${after:-?} active CPUs (want <= 2);"
 		[ "${sets:-0}" -gt 0 ] || cf="$cf no cpufreq target set;"
 		[ $alive = yes ] && [ "$RC" = 0 ] && ! grep -q 'kernel stopped' "$LOG" || cf="$cf lavd enabled $alive, exit $RC;"
-		gs_out "DATA compact series $(active_series "$LOG" | tr '\n' ' ')"
-		gs_out "DATA compact modes $(mode_series "$LOG" | uniq | tr '\n' ' ')"
+		gs_out "DATA compact series $(active_series < "$LOG" | tr '\n' ' ')"
+		gs_out "DATA compact modes $(mode_series < "$LOG" | uniq | tr '\n' ' ')"
 		gs_out "DATA compact last $(grep '^\[' "$LOG" | tail -n 1 | sed 's/.*| active/active/')"
 	else
 		cf="no attach (state $(scx_state))"
@@ -124,7 +127,7 @@ if want_phase compact; then
 	start_lavd --stats 0.5 --performance
 	if wait_until 120 lavd_attached; then
 		sleep 2
-		perf_min=$(active_series "$LOG" | tail -n 2 | sort -n | head -n 1)
+		perf_min=$(active_series < "$LOG" | tail -n 2 | sort -n | head -n 1)
 		stop_lavd 30
 		[ "${perf_min:-0}" -eq 4 ] || cf="$cf --performance idle: ${perf_min:-?} active CPUs (want 4);"
 	else
@@ -165,11 +168,10 @@ TOPO
 		lavd_attached || alive=no
 		stop_lavd 30
 		heavy=$(grep '^\[' "$LOG" | sed -n 's|.* heavy \([0-9]*\) .*|\1|p' | sort -n | tail -n 1)
-		act=$(active_series "$LOG" | sort -n | tail -n 1)
+		act=$(active_series < "$LOG" | sort -n | tail -n 1)
 		grep -q 'core types override (big and little)' "$LOG" || hf="$hf attach line lacks the override's core types;"
 		[ $((onbig * 10)) -ge $((n * 7)) ] || hf="$hf heavy thread on a big core in $onbig of $n samples (want >= 70 %);"
 		[ "${heavy:-0}" -ge 1 ] || hf="$hf stats never counted a heavy task;"
-		[ "${act:-9}" -le 3 ] || hf="$hf powersave used ${act:-?} CPUs for one thread;"
 		[ $alive = yes ] && [ "$RC" = 0 ] || hf="$hf lavd enabled $alive, exit $RC;"
 		gs_out "DATA hybrid $(grep 'compute domain' "$LOG" | head -n 1)"
 		gs_out "DATA hybrid $(grep '^\[' "$LOG" | tail -n 2 | head -n 1 | sed 's/.*| active/active/')"
