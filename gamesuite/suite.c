@@ -30,18 +30,7 @@ struct pctx {
 	size_t errlen;
 };
 
-__attribute__((format(printf, 2, 3))) static int perr(struct pctx *c,
-						      const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->errlen, "%s:%d: %s", c->path, c->line, msg);
-	return -1;
-}
+#define perr(c, ...) gs_err_at((c)->err, (c)->errlen, (c)->path, (c)->line, __VA_ARGS__)
 
 static bool valid_name(const char *s)
 {

@@ -31,22 +31,6 @@ struct ovr {
 	int node, llc, cap, type, smt;	/* -1: not stated */
 };
 
-static int ovr_fail(char *err, size_t errlen, const char *name, int line,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int ovr_fail(char *err, size_t errlen, const char *name, int line,
-		const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "%s:%d: %s", name, line, msg);
-	return -1;
-}
-
 /* A whole-token integer in [lo, hi]; -1 when it is not one. */
 static long int_in(const char *s, long lo, long hi)
 {
@@ -110,7 +94,7 @@ int lavd_topo_override_text(const char *name, const char *text,
 
 		lineno++;
 		if (len >= sizeof(line))
-			return ovr_fail(err, errlen, name, lineno, "line too long");
+			return gs_err_at(err, errlen, name, lineno, "line too long");
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p += len + (p[len] == '\n');
@@ -119,21 +103,21 @@ int lavd_topo_override_text(const char *name, const char *text,
 		for (w = strtok_r(line, " \t\r", &save); w;
 		     w = strtok_r(NULL, " \t\r", &save)) {
 			if (ntok == 32)
-				return ovr_fail(err, errlen, name, lineno, "too many words");
+				return gs_err_at(err, errlen, name, lineno, "too many words");
 			tok[ntok++] = w;
 		}
 		if (!ntok)
 			continue;
 		if (strcmp(tok[0], "cpus") || ntok < 2)
-			return ovr_fail(err, errlen, name, lineno,
+			return gs_err_at(err, errlen, name, lineno,
 				    "expected 'cpus LIST [node N] [llc N] [capacity N] "
 				    "[type big|little] [smt N]', got '%s'", tok[0]);
 		nset = lavd_parse_cpulist(tok[1], set, LAVD_MAX_CPUS);
 		if (nset <= 0)
-			return ovr_fail(err, errlen, name, lineno,
+			return gs_err_at(err, errlen, name, lineno,
 				    "'%s' is not a CPU list", tok[1]);
 		if ((ntok - 2) % 2)
-			return ovr_fail(err, errlen, name, lineno, "'%s' needs a value",
+			return gs_err_at(err, errlen, name, lineno, "'%s' needs a value",
 				    tok[ntok - 1]);
 		for (int i = 2; i < ntok; i += 2) {
 			const char *k = tok[i], *val = tok[i + 1];
@@ -141,18 +125,18 @@ int lavd_topo_override_text(const char *name, const char *text,
 
 			if (!strcmp(k, "node")) {
 				if ((x = int_in(val, 0, LAVD_MAX_CPUS - 1)) < 0)
-					return ovr_fail(err, errlen, name, lineno,
+					return gs_err_at(err, errlen, name, lineno,
 						    "node: expected 0..%d, got '%s'",
 						    LAVD_MAX_CPUS - 1, val);
 				v.node = (int)x;
 			} else if (!strcmp(k, "llc")) {
 				if ((x = int_in(val, 0, 4095)) < 0)
-					return ovr_fail(err, errlen, name, lineno,
+					return gs_err_at(err, errlen, name, lineno,
 						    "llc: expected 0..4095, got '%s'", val);
 				v.llc = (int)x;
 			} else if (!strcmp(k, "capacity")) {
 				if ((x = int_in(val, 1, 1024)) < 0)
-					return ovr_fail(err, errlen, name, lineno,
+					return gs_err_at(err, errlen, name, lineno,
 						    "capacity: expected 1..1024, got '%s'", val);
 				v.cap = (int)x;
 			} else if (!strcmp(k, "type")) {
@@ -161,16 +145,16 @@ int lavd_topo_override_text(const char *name, const char *text,
 				else if (!strcmp(val, "little"))
 					v.type = 0;
 				else
-					return ovr_fail(err, errlen, name, lineno,
+					return gs_err_at(err, errlen, name, lineno,
 						    "type: expected big or little, got '%s'", val);
 			} else if (!strcmp(k, "smt")) {
 				if ((x = int_in(val, 1, 8)) < 0)
-					return ovr_fail(err, errlen, name, lineno,
+					return gs_err_at(err, errlen, name, lineno,
 						    "smt: expected 1..8 threads per core, got '%s'",
 						    val);
 				v.smt = (int)x;
 			} else {
-				return ovr_fail(err, errlen, name, lineno,
+				return gs_err_at(err, errlen, name, lineno,
 					    "unknown key '%s' (node, llc, capacity, type, smt)",
 					    k);
 			}
@@ -179,10 +163,10 @@ int lavd_topo_override_text(const char *name, const char *text,
 			if (!set[c])
 				continue;
 			if (c >= t->nr_cpu_ids || !t->online[c])
-				return ovr_fail(err, errlen, name, lineno,
+				return gs_err_at(err, errlen, name, lineno,
 					    "CPU %d is not online", c);
 			if (listed[c])
-				return ovr_fail(err, errlen, name, lineno,
+				return gs_err_at(err, errlen, name, lineno,
 					    "CPU %d is listed twice", c);
 			listed[c] = true;
 			o[c] = v;
@@ -217,7 +201,7 @@ int lavd_topo_override_text(const char *name, const char *text,
 	t->nr_llcs = renumber(t, llc_key, t->llc);
 	t->nr_nodes = renumber(t, node_key, t->node);
 	if (t->nr_llcs > LAVD_MAX_LLCS)
-		return ovr_fail(err, errlen, name, lineno, "%d LLCs: at most %d",
+		return gs_err_at(err, errlen, name, lineno, "%d LLCs: at most %d",
 			    t->nr_llcs, LAVD_MAX_LLCS);
 	t->llc_from_cache = true;
 	if (any_smt) {

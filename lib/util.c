@@ -241,3 +241,16 @@ char *gs_trim(char *s)
 		*--e = '\0';
 	return s;
 }
+
+int gs_err_at(char *err, size_t errlen, const char *file, int line,
+	      const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+	return -1;
+}

@@ -75,4 +75,11 @@ void gs_strlcpy(char *dst, const char *src, size_t dstlen);
 /* Trims spaces/tabs/CR/LF at both ends in place; returns s. */
 char *gs_trim(char *s);
 
+/*
+ * The error of a line-oriented file parser: "FILE:LINE: message" into
+ * err (errlen bytes). Returns -1, so parsers can `return gs_err_at(...)`.
+ */
+int gs_err_at(char *err, size_t errlen, const char *file, int line,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -26,61 +26,10 @@
 #include "../lavd/report.c"
 #include "../lavd/topo.c"
 
-static char tmpdir[256];
+#define FAKE_TREE_NAME "test_lavd_domains"
+#include "fake_tree.h"
+
 static struct lavd_topo T;	/* large: not on the stack */
-
-static void put(const char *rel, const char *text)
-{
-	char path[1024], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
-	for (p = path + strlen(tmpdir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_lavd_domains.XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* cpu N: L3 shared list, SMT sibling list, capacity (NULL: none). */
-static void fake_cpu(int n, const char *l3, const char *sibs, const char *cap)
-{
-	char rel[256];
-
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/level", n);
-	put(rel, "3\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/type", n);
-	put(rel, "Unified\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", n);
-	put(rel, l3);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/thread_siblings_list", n);
-	put(rel, sibs);
-	if (cap) {
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpu_capacity", n);
-		put(rel, cap);
-	}
-}
 
 static void read_ok(void)
 {
@@ -446,15 +395,15 @@ static void power_profiles(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(numa_two_sockets, setup, teardown),
-		cmocka_unit_test_setup_teardown(hybrid_by_capacity, setup, teardown),
-		cmocka_unit_test_setup_teardown(hybrid_x86_pmus, setup, teardown),
-		cmocka_unit_test_setup_teardown(override_hybrid, setup, teardown),
-		cmocka_unit_test_setup_teardown(override_labels_smt, setup, teardown),
-		cmocka_unit_test_setup_teardown(override_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(too_many_domains, setup, teardown),
+		cmocka_unit_test_setup_teardown(numa_two_sockets, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(hybrid_by_capacity, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(hybrid_x86_pmus, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(override_hybrid, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(override_labels_smt, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(override_errors, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(too_many_domains, fake_tree_setup, fake_tree_teardown),
 		cmocka_unit_test(energy_line),
-		cmocka_unit_test_setup_teardown(power_profiles, setup, teardown),
+		cmocka_unit_test_setup_teardown(power_profiles, fake_tree_setup, fake_tree_teardown),
 	};
 
 	return cmocka_run_group_tests_name("lavd domains", tests, NULL, NULL);

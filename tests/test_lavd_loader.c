@@ -22,40 +22,8 @@
 #include "../lavd/report.c"
 #include "../lavd/topo.c"
 
-static char tmpdir[256];
-
-static void put(const char *rel, const char *text)
-{
-	char path[1024], *p;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
-	for (p = path + strlen(tmpdir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_lavd_loader.XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#define FAKE_TREE_NAME "test_lavd_loader"
+#include "fake_tree.h"
 
 static void cpulist(void **state)
 {
@@ -74,37 +42,6 @@ static void cpulist(void **state)
 	assert_int_equal(lavd_parse_cpulist("1,", set, 16), -1);
 	assert_int_equal(lavd_parse_cpulist("1-", set, 16), -1);
 	assert_int_equal(lavd_parse_cpulist("-1", set, 16), -1);
-}
-
-/* cpu N in LLC (L3 shared list) with SMT sibling list and capacity. */
-static void fake_cpu(int n, const char *l3, const char *sibs, const char *cap)
-{
-	char rel[256];
-
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index0/level", n);
-	put(rel, "1\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index0/type", n);
-	put(rel, "Data\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index0/shared_cpu_list", n);
-	put(rel, sibs);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index1/level", n);
-	put(rel, "1\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index1/type", n);
-	put(rel, "Instruction\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index1/shared_cpu_list", n);
-	put(rel, sibs);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/level", n);
-	put(rel, "3\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/type", n);
-	put(rel, "Unified\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", n);
-	put(rel, l3);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/thread_siblings_list", n);
-	put(rel, sibs);
-	if (cap) {
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpu_capacity", n);
-		put(rel, cap);
-	}
 }
 
 /* 8 possible CPUs, 0-5 online; two LLCs (0-3, 4-7); SMT pairs. */
@@ -255,10 +192,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpulist),
-		cmocka_unit_test_setup_teardown(topology_two_llcs, setup, teardown),
-		cmocka_unit_test_setup_teardown(topology_bare, setup, teardown),
-		cmocka_unit_test_setup_teardown(topology_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(scx_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(topology_two_llcs, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(topology_bare, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(topology_errors, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test_setup_teardown(scx_states, fake_tree_setup, fake_tree_teardown),
 		cmocka_unit_test(stats_line),
 	};
 
