@@ -24,6 +24,9 @@ void fb_usage(FILE *f)
 "  -s, --seed N             seed of every random amount of work (default 1)\n"
 "      --fps N              target FPS, 0 = uncapped (default: the profile's)\n"
 "      --workers N          job-system workers (default: the profile's)\n"
+"      --calibration R      work-loop rate in loops/us instead of measuring\n"
+"                           it (the rate a previous run reported), so that\n"
+"                           runs compared with each other do the same work\n"
 "      --bg PATTERN[:N]     background load, repeatable: hogs[:threads],\n"
 "                           compile[:jobs] (short-lived processes),\n"
 "                           browser[:threads] (periodic bursts)\n"
@@ -48,7 +51,7 @@ void fb_usage(FILE *f)
 }
 
 enum {
-	OPT_FPS = 256, OPT_WORKERS, OPT_BG, OPT_BG_NICE, OPT_RT, OPT_JSON,
+	OPT_FPS = 256, OPT_WORKERS, OPT_CALIBRATION, OPT_BG, OPT_BG_NICE, OPT_RT, OPT_JSON,
 	OPT_CSV, OPT_MARKERS, OPT_NO_FEED, OPT_DISTURB, OPT_DUMP, OPT_SELF,
 	OPT_LIST, OPT_VERSION,
 };
@@ -60,6 +63,7 @@ static const struct option longopts[] = {
 	{ "seed", required_argument, NULL, 's' },
 	{ "fps", required_argument, NULL, OPT_FPS },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
+	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
 	{ "bg", required_argument, NULL, OPT_BG },
 	{ "bg-nice", required_argument, NULL, OPT_BG_NICE },
 	{ "rt", no_argument, NULL, OPT_RT },
@@ -117,6 +121,10 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 			cfg->workers = (unsigned)gs_opt_u64("--workers", optarg, 1,
 							    FB_MAX_WORKERS);
 			cfg->workers_set = true;
+			break;
+		case OPT_CALIBRATION:
+			cfg->calibration = gs_opt_double("--calibration", optarg,
+							 1, 1e6);
 			break;
 		case OPT_BG:
 			if (cfg->nbg >= FB_MAX_BG)

@@ -41,6 +41,7 @@ struct fb_config {
 	uint64_t duration_ns, warmup_ns, seed;
 	bool fps_set, workers_set;
 	unsigned fps, workers;
+	double calibration;	/* --calibration: loops/us given, 0: measure */
 	struct fb_bg_spec bg[FB_MAX_BG];
 	unsigned nbg;
 	int bg_nice;

@@ -171,10 +171,15 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 		r->sys.cpu_model[0] ? r->sys.cpu_model : "unknown CPU",
 		r->sys.scheduler, r->sys.governor[0] ? ", governor " : "",
 		r->sys.governor);
-	fprintf(f, "calibration: %.1f loops/us (fastest of %u trials; median "
-		   "%.1f), %u threads in %u processes\n",
-		r->calib.loops_per_us, r->calib.trials,
-		r->calib.median_loops_per_us, r->nthreads, p->nprocs + 1);
+	if (r->calib.given)
+		fprintf(f, "calibration: %.1f loops/us (given with --calibration), "
+			   "%u threads in %u processes\n",
+			r->calib.loops_per_us, r->nthreads, p->nprocs + 1);
+	else
+		fprintf(f, "calibration: %.1f loops/us (fastest of %u trials; median "
+			   "%.1f), %u threads in %u processes\n",
+			r->calib.loops_per_us, r->calib.trials,
+			r->calib.median_loops_per_us, r->nthreads, p->nprocs + 1);
 	if (r->interrupted)
 		fprintf(f, "INTERRUPTED: figures cover the first %.1f s only\n",
 			r->measured_s);
@@ -451,6 +456,7 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	gs_jw_uint(&w, "trials", r->calib.trials);
 	gs_jw_uint(&w, "trial_loops", r->calib.trial_loops);
 	gs_jw_num(&w, "took_ms", r->calib.took_ns / 1e6);
+	gs_jw_bool(&w, "given", r->calib.given);
 	gs_jw_obj_end(&w);
 
 	gs_jw_obj(&w, "config");

@@ -177,8 +177,16 @@ int fb_run(const struct fb_config *cfg)
 	csv = open_out("--csv", cfg->csv_path);
 	json = open_out("--json", cfg->json_path);
 
-	/* once, before any load exists */
-	fb_calibrate(&res.calib, 40, 1000);
+	/* once, before any load exists; or the rate given (a calibration
+	 * under emulation or load varies by 20 %, and with it every task's
+	 * work: runs to be compared should share one rate) */
+	if (cfg->calibration > 0) {
+		fb_work_set_rate(cfg->calibration);
+		res.calib.loops_per_us = res.calib.median_loops_per_us = cfg->calibration;
+		res.calib.given = true;
+	} else {
+		fb_calibrate(&res.calib, 40, 1000);
+	}
 	if (cfg->trace_markers)
 		res.markers_on = fb_markers_open() == 0;
 	if (!cfg->no_feed) {

@@ -8,6 +8,7 @@
 #ifndef FB_WORK_H
 #define FB_WORK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct fb_calib {
@@ -16,6 +17,7 @@ struct fb_calib {
 	unsigned trials;
 	uint64_t trial_loops;	/* loop iterations per trial */
 	uint64_t took_ns;	/* wall time the calibration took */
+	bool given;		/* the rate came from --calibration */
 };
 
 /* Runs the loop `loops` times; returns a value that depends on every

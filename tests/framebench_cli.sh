@@ -38,6 +38,13 @@ expect_usage "unknown profile 'nosuch': expected one of proton, unreal, esports,
 expect_usage "unknown option '--frobnicate'" --frobnicate
 expect_usage "option --json: expected a value" --json
 expect_usage "unexpected argument 'extra'" extra
+expect_usage "option --calibration: expected a number in [1, 1e+06], got '0.5'" --calibration 0.5
+
+# --calibration: the rate given is the rate used, and the report says so
+"$FB" --calibration 300 --duration 300ms --warmup 0 -q --json "$T/cal.json" >"$T/out" 2>&1 ||
+	fail "--calibration 300: exit $?: $(cat "$T/out")"
+[ "$("$B/tests/jsonget" "$T/cal.json" calibration.loops_per_us calibration.given | tr '\n' ' ')" = "300 true " ] ||
+	fail "--calibration 300: JSON calibration $("$B/tests/jsonget" "$T/cal.json" calibration.loops_per_us calibration.given)"
 
 # a malformed profile names the file and line
 printf 'name bad\nfps 60\nstage game\n  fanout 0 100us\n' >"$T/bad.profile"

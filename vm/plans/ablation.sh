@@ -16,6 +16,11 @@
 #   gs.fbdur=D            framebench duration per run (default 10s)
 #   gs.profile=NAME       framebench profile (default proton)
 #   gs.bg=PATTERN         background load (default hogs:2; none: no load)
+#   gs.calib=R|auto       framebench's work-loop rate for every run
+#                         (--calibration); auto (default): the fastest of
+#                         three calibrations at the start, on the idle
+#                         system under the kernel's scheduler, so every run
+#                         does the same work
 # Lines: "RUN-START n config", "RUN-END n config exit=..", FILE
 # run-n-IDX.json, "DATA lavdstats n IDX <stats line>", "DATA lavdactive n
 # IDX <mean active CPUs>", RESULT ablation.
@@ -25,12 +30,16 @@ reps=$(gs_param reps 3)
 fbdur=$(gs_param fbdur 10s)
 profile=$(gs_param profile proton)
 bg=$(gs_param bg hogs:2)
+calib=$(gs_param calib auto)
 LOG=/tmp/sched.log
 
 set -- $(echo "$configs" | tr ',' ' ')
 ncfg=$#
 gs_out "PHASE ablation configs=$configs reps=$reps fbdur=$fbdur profile=$profile bg=$bg"
 [ -x /bin/framebench ] || { gs_result ablation FAIL "no /bin/framebench (make static)"; return 0; }
+
+[ "$calib" = auto ] && calib=$(fb_rate)
+gs_out "DATA calibration $calib"
 
 # cfg_at IDX: the IDX-th configuration (1-based)
 cfg_at() { echo "$configs" | cut -d, -f"$1"; }
@@ -58,7 +67,7 @@ run_one() {
 	fi
 	gs_out "RUN-START $n $idx $(scx_state) $(scx_ops)"
 	if [ "$bg" = none ]; then set --; else set -- --bg "$bg"; fi
-	framebench --profile "$profile" --duration "$fbdur" "$@" \
+	framebench --profile "$profile" --duration "$fbdur" --calibration "$calib" "$@" \
 		--json /tmp/run.json -q > /tmp/run.out 2>&1
 	rc=$?
 	gs_out "RUN-END $n $idx exit=$rc $(tr -d '\n' < /tmp/run.out)"

@@ -4,7 +4,9 @@
 # default scheduler (A) and under lavd (B), interleaved A B A B ... in one
 # boot, so that both see the same emulator and host conditions. Each run's
 # JSON goes to the host over the results port; vm/demo-table.sh builds the
-# side-by-side table there.
+# side-by-side table there. Every run does the same work: framebench's
+# work-loop rate is measured once at the start (fb_rate) and given to each
+# run with --calibration.
 #
 # Parameters (vm/boot.sh --append): gs.reps=N pairs (default 3),
 # gs.fbdur=D per run (default 10s), gs.profile=NAME (default proton),
@@ -22,6 +24,9 @@ LOG=/tmp/lavd.log
 gs_out "PHASE demo reps=$reps fbdur=$fbdur profile=$profile bg=$bg lavdargs=$lavdargs"
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
 [ -x /bin/framebench ] || { gs_result demo FAIL "no /bin/framebench (make static)"; return 0; }
+# one work rate for every run (guest-lib.sh fb_rate)
+calib=$(fb_rate)
+gs_out "DATA calibration $calib"
 
 # run_one N SCHED: one measured framebench run under SCHED (default|lavd).
 run_one() {
@@ -42,7 +47,7 @@ run_one() {
 	else
 		set -- --bg "$bg"
 	fi
-	framebench --profile "$profile" --duration "$fbdur" "$@" \
+	framebench --profile "$profile" --duration "$fbdur" --calibration "$calib" "$@" \
 		--json /tmp/run.json -q > /tmp/run.out 2>&1
 	rc=$?
 	gs_out "RUN-END $n $sched exit=$rc $(tr -d '\n' < /tmp/run.out)"
