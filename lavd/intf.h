@@ -156,7 +156,7 @@ struct lavd_ctl {
 #define LAVD_SF_PREEMPTED	(1u << 3)	/* this stop was an eviction */
 #define LAVD_SF_PINNED		(1u << 4)	/* ran from a per-CPU queue */
 #define LAVD_SF_RUNNABLE	(1u << 5)	/* still runnable when it stopped */
-#define LAVD_SF_LAT_CRI		(1u << 6)	/* at or above the threshold */
+#define LAVD_SF_LAT_CRI		(1u << 6)	/* at or above the preemption threshold */
 #define LAVD_SF_DIRECT		(1u << 7)	/* placed directly, not queued */
 #define LAVD_SF_HARDIRQ		(1u << 8)	/* woken from a hard interrupt */
 #define LAVD_SF_SOFTIRQ		(1u << 9)	/* woken from a soft interrupt */
@@ -180,7 +180,7 @@ struct lavd_sample {
 	__u64 avg_runtime_ns;	/* per wake-to-sleep burst (EWMA) */
 	__u64 acc_runtime_ns;	/* since its last wakeup */
 	__u64 lat_cri;
-	__u64 lat_cri_thresh;	/* latency-critical threshold then */
+	__u64 lat_cri_thresh;	/* the preemption threshold then (lat_cri_preempt) */
 	__u64 wait_freq;	/* Hz */
 	__u64 wake_freq;
 	__u64 run_freq;

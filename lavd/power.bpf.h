@@ -4,8 +4,8 @@
  * big/little placement inputs, cpufreq targets. Arithmetic in energy.h.
  *
  * Every 10 ms the timer (energy_tick) measures each CPU's utilisation and
- * the capacity the load requires (sum of utilisation x capacity, +25 %),
- * picks the power mode - fixed by --performance/--balanced/--powersave,
+ * the capacity the load requires (sum of utilisation x capacity, +25 %,
+ * averaged over ~80 ms), picks the power mode - fixed by --performance/--balanced/--powersave,
  * from the load by the autopilot (default), or from the platform profile
  * the loader reads for --autopower - and sizes the active set: in
  * performance mode (or with --no-core-compaction) every online CPU;
@@ -74,6 +74,7 @@ u64 mode_ns[LAVD_PM_NR];	/* time in each mode */
 u64 nr_mode_change;
 static u64 mode_clk, energy_clk;
 static u32 ap_down, cc_shrink, heavy_hold;
+static u64 req_avg;		/* required capacity, EWMA over ~80 ms */
 static u64 pc_min_e, pc_avg_e, pc_max_e;	/* perf_cri EWMAs */
 /* heavy tasks keep a big core in the active set this many intervals */
 #define HEAVY_HOLD_TICKS	20
@@ -517,7 +518,17 @@ static __always_inline void energy_tick(struct lavd_stats *st, u64 nr_queued)
 		st->dom_sched[i] = 0;
 	bpf_loop(nr_doms, dom_reset, NULL, 0);
 	bpf_loop(nr_cpu_ids, energy_cpu, &ref, 0);
+	/*
+	 * Our decision: the mode and the active-set size follow an ~80 ms
+	 * average of the required capacity, not each 10 ms interval. A
+	 * game's frame is a burst: sized by the interval, a 10 FPS load kept
+	 * all four CPUs of the VM active in performance mode (vm/energy.sh).
+	 * A burst that queues more tasks than there are active CPUs still
+	 * grows the set at once (lavd_cc_next).
+	 */
 	req = lavd_req_capacity(cw->req);
+	req_avg = req_avg ? lavd_ewma(req_avg, req) : req;
+	req = req_avg;
 
 	/* the mode */
 	req_mode = READ_ONCE(power_req);

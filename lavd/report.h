@@ -22,7 +22,7 @@
  *   | slice 4.20ms util 97% | lat_cri avg 612 max 2304 thr 2250
  *   | preempt/s 60 kick 90% tried/s 80 | futex fexit lock/s 40 ext 3
  *   boost 5 spared 2 | sboost/s 10 shrink 1 pinned/s 20 cap 0
- *   | reenq 0 steal 1
+ *   | reenq 0 steal 1 keep 0
  */
 void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 		     const struct lavd_stats *cur, double secs);
@@ -56,7 +56,7 @@ const char *lavd_futex_path_str(__u64 path);
  * into the run. E.g.
  *   sample 3.141 cpu 1 fb-game:812 waker fb-input:809 | slice 5.00ms
  *   used 412us wait 96us | lat_cri 1521* thr 1480 | freq wait 60 wake 120
- *   run 60 | avg_runtime 398us | holder slept preempted-by 0
+ *   run 60 | avg_runtime 398us vdl +12us | holder slept preempted-by 0
  */
 void lavd_sample_line(char *buf, size_t len, const struct lavd_sample *s,
 		      double t);

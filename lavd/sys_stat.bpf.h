@@ -174,13 +174,17 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	if (prev_tick_ns && now > prev_tick_ns)
 		sched_per_s = lavd_ewma(sched_per_s, d_sched * LAVD_NSEC_PER_SEC /
 						     (now - prev_tick_ns));
-	/* utilisation of the interval: busy time over CPUs x elapsed (both
-	 * on lavd_now()'s clock); a snapshot that went back (a CPU accounted
-	 * less than the previous estimate) reads as busy */
+	/* utilisation of the interval: busy time over the active CPUs of the
+	 * interval x elapsed (both on lavd_now()'s clock), so that a
+	 * compacted set that is saturated leaves no room for slice boosts
+	 * (the CPUs left idle on purpose do not count); a snapshot that went
+	 * back (a CPU accounted less than the previous estimate) reads as
+	 * busy */
 	if (prev_clk && s.clk > prev_clk)
 		WRITE_ONCE(util_pct_last, s.busy < prev_busy ? 100 :
 			   lavd_min(100, (s.busy - prev_busy) * 100 /
-					 ((s.clk - prev_clk) * lavd_max(nr_cpus_online, 1))));
+					 ((s.clk - prev_clk) *
+					  lavd_max(READ_ONCE(nr_active_cpus), 1))));
 	prev_clk = s.clk;
 	prev_sched = s.sched;
 	prev_sum_lat_cri = s.sum_lc;

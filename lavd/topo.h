@@ -3,7 +3,7 @@
  * CPU topology as lavd needs it, read from sysfs: which CPUs exist and are
  * online, which share a last-level cache, which are SMT siblings, and each
  * CPU's relative capacity. The sysfs root is a parameter so the parser is
- * tested on a fake tree (tests/test_lavd_topo.c).
+ * tested on a fake tree (tests/test_lavd_loader.c, test_lavd_domains.c).
  */
 #ifndef LAVD_TOPO_H
 #define LAVD_TOPO_H

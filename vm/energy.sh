@@ -4,19 +4,21 @@
 # lavd's core compaction, measured (issue 6 evidence): one boot of the
 # sched_ext kernel on a shaped machine (default 2 sockets x 2 cores, one
 # NUMA node each) runs one lavd instance through an idle period, a light
-# framebench run (proton capped at 30 FPS) and a heavy one (strategy,
+# framebench run (proton capped at 10 FPS: four emulated
+# CPUs on one host thread run proton at ~20 FPS at most) and a heavy one (strategy,
 # uncapped, 2 CPU hogs) (vm/plans/energy.sh), then prints per load the
+# mean required capacity (in CPUs of capacity 1024, +25 % headroom), the
 # active CPUs of every 0.5 s statistics line, their mean and range, the
 # power modes seen, and framebench's average FPS.
 #
 #   vm/energy.sh [--lavd-args "ARGS"] [--duration D] [--idle S]
 #                [--light-fps N] [--shape SxC] [--tcg single|multi]
-# Defaults: autopilot, 8s, 6 s, 30, 2x2, thread=single. Not part of
+# Defaults: autopilot, 8s, 6 s, 10, 2x2, thread=single. Not part of
 # `make test` (about 2 minutes).
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-lavdargs="" dur=8s idle=6 lightfps=30 shape=2x2 tcg=${VM_TCG:-single}
+lavdargs="" dur=8s idle=6 lightfps=10 shape=2x2 tcg=${VM_TCG:-single}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--lavd-args) lavdargs=$2; shift 2 ;;
@@ -47,7 +49,7 @@ ncpu=$(sed -n 's/^@@GS PHASE energy cpus=\([0-9]*\).*/\1/p' "$res" | head -n 1)
 echo
 echo "== lavd ${lavdargs:-(autopilot)}: active CPUs per 0.5 s statistics line, ${ncpu:-?} vCPUs ($shape), kernel ${kver:-?}, qemu TCG thread=$tcg"
 grep '^lavd: [0-9]* node' "$log" | sed 's/^/   /'
-printf '   %-7s %-44s %-16s %-28s %s\n' load "framebench" "active mean (range)" "modes (lines)" "active CPUs, one per line"
+printf '   %-7s %-40s %-8s %-16s %-28s %s\n' load "framebench" "req" "active mean (range)" "modes (lines)" "active CPUs, one per line"
 for load in idle light heavy; do
 	a=$(sed -n "s/^@@GS MARK $load-start \([0-9]*\)/\1/p" "$res")
 	b=$(sed -n "s/^@@GS MARK $load-end \([0-9]*\)/\1/p" "$res")
@@ -56,8 +58,10 @@ for load in idle light heavy; do
 	series=$(echo "$lines" | sed -n 's|.* active \([0-9]*\)/.*|\1|p')
 	stat=$(echo "$series" | awk 'NF { s += $1; n++; if (n == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
 		END { if (n) printf "%.2f (%d-%d)", s / n, lo, hi; else print "-" }')
+	req=$(echo "$lines" | sed -n 's|.* req \([0-9.]*\) .*|\1|p' |
+		awk 'NF { s += $1; n++ } END { if (n) printf "%.2f", s / n; else print "-" }')
 	modes=$(echo "$lines" | sed -n 's|.* mode \([a-z]*\) .*|\1|p' | sort | uniq -c |
-		awk '{ printf "%s%s %d", NR > 1 ? ", " : "", $2, $1 }')
+		awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')
 	case $load in
 	idle) fb="-" ;;
 	light) fb="proton --fps $lightfps" ;;
@@ -65,6 +69,6 @@ for load in idle light heavy; do
 	esac
 	j=$out/files/$load.json
 	[ -s "$j" ] && fb="$fb: $("$B/tests/jsonget" "$j" avg_fps | awk '{ printf "%.1f", $1 }') FPS"
-	printf '   %-7s %-44s %-16s %-28s %s\n' "$load" "$fb" "$stat" "$modes" "$(echo $series)"
+	printf '   %-7s %-40s %-8s %-16s %-28s %s\n' "$load" "$fb" "$req" "$stat" "$modes" "$(echo $series)"
 done
 exit $rc

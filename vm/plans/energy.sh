@@ -9,12 +9,12 @@
 # to the host, which tabulates active CPUs and power modes per load.
 #
 # Parameters: gs.fbdur=D (each framebench run, default 8s), gs.idle=S
-# (idle seconds, default 6), gs.lightfps=N (default 30),
+# (idle seconds, default 6), gs.lightfps=N (default 10),
 # gs.lavdargs=A,B,... (extra lavd options).
 
 fbdur=$(gs_param fbdur 8s)
 idle_s=$(gs_param idle 6)
-lightfps=$(gs_param lightfps 30)
+lightfps=$(gs_param lightfps 10)
 lavdargs=$(gs_param lavdargs "" | tr ',' ' ')
 
 gs_out "PHASE energy cpus=$(nproc) fbdur=$fbdur idle=$idle_s lightfps=$lightfps lavdargs=$lavdargs"
