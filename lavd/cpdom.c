@@ -162,9 +162,13 @@ int lavd_topo_override_text(const char *name, const char *text,
 		for (int c = 0; c < LAVD_MAX_CPUS; c++) {
 			if (!set[c])
 				continue;
-			if (c >= t->nr_cpu_ids || !t->online[c])
+			/* an offline CPU may be described (it is used once it
+			 * comes online, and a hotplug restart re-reads the file);
+			 * one the machine cannot have is an error */
+			if (c >= t->nr_cpu_ids)
 				return gs_err_at(err, errlen, name, lineno,
-					    "CPU %d is not online", c);
+					    "CPU %d does not exist (%d possible CPUs)",
+					    c, t->nr_cpu_ids);
 			if (listed[c])
 				return gs_err_at(err, errlen, name, lineno,
 					    "CPU %d is listed twice", c);

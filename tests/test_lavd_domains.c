@@ -224,7 +224,7 @@ static void override_errors(void **state)
 		{ "cpus 0 type medium\n", "type: expected big or little, got 'medium'" },
 		{ "cpus 0 smt 9\n", "smt: expected 1..8" },
 		{ "cpus 0 llc -1\n", "llc: expected 0..4095" },
-		{ "cpus 7\n", "x:1: CPU 7 is not online" },
+		{ "cpus 7\n", "x:1: CPU 7 does not exist (4 possible CPUs)" },
 		{ "cpus 0-1\ncpus 1\n", "x:2: CPU 1 is listed twice" },
 	};
 	char err[256];

@@ -12,7 +12,8 @@
 # CPUs are left out and counted. Not part of `make test` (about 10 min).
 #
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
-#                  [--profile NAME] [--bg PATTERN|none] [--calibration R|auto]
+#                  [--profile NAME] [--bg PATTERN|none] [--fb-args "ARGS"]
+#                  [--calibration R|auto]
 #                  [--tcg single|multi]
 #                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
 #                  [--program PATH]...
@@ -27,7 +28,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
-reps=5 dur=10s profile=proton bg=hogs:2 calib=auto tcg=${VM_TCG:-single} smp=2 maxload=0.5 shape=""
+reps=5 dur=10s profile=proton bg=hogs:2 calib=auto fbargs="" tcg=${VM_TCG:-single} smp=2 maxload=0.5 shape=""
 out=$B/vm/ablation extra=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--profile) profile=$2; shift 2 ;;
 	--bg) bg=$2; shift 2 ;;
 	--calibration) calib=$2; shift 2 ;;
+	--fb-args) fbargs=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--shape) shape="--shape $2"; smp=$2; shift 2 ;;
@@ -59,6 +61,7 @@ secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print 
 limit=$(( 180 + reps * ncfg * (secs + 20) * 3 ))
 
 append="gs.configs=$configs gs.reps=$reps gs.fbdur=$dur gs.profile=$profile gs.bg=$bg gs.calib=$calib"
+[ -n "$fbargs" ] && append="$append gs.fbargs=$(echo "$fbargs" | tr ' ' ',')"
 # shellcheck disable=SC2086
 BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --smp "$smp" $shape \
 	--append "$append" --out "$out" --sample-host \
@@ -70,7 +73,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/ablation-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--configs "$configs" --max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
-	--title "framebench --profile $profile --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1) $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved rounds, kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+	--title "framebench --profile $profile${fbargs:+ $fbargs} --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1) $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved rounds, kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc

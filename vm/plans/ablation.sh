@@ -16,6 +16,8 @@
 #   gs.fbdur=D            framebench duration per run (default 10s)
 #   gs.profile=NAME       framebench profile (default proton)
 #   gs.bg=PATTERN         background load (default hogs:2; none: no load)
+#   gs.fbargs=A,B,...     extra framebench options (commas for spaces),
+#                         e.g. gs.fbargs=--fps,10
 #   gs.calib=R|auto       framebench's work-loop rate for every run
 #                         (--calibration); auto (default): the fastest of
 #                         three calibrations at the start, on the idle
@@ -31,11 +33,12 @@ fbdur=$(gs_param fbdur 10s)
 profile=$(gs_param profile proton)
 bg=$(gs_param bg hogs:2)
 calib=$(gs_param calib auto)
+fbargs=$(gs_param fbargs "" | tr ',' ' ')
 LOG=/tmp/sched.log
 
 set -- $(echo "$configs" | tr ',' ' ')
 ncfg=$#
-gs_out "PHASE ablation configs=$configs reps=$reps fbdur=$fbdur profile=$profile bg=$bg"
+gs_out "PHASE ablation configs=$configs reps=$reps fbdur=$fbdur profile=$profile bg=$bg fbargs=$fbargs"
 [ -x /bin/framebench ] || { gs_result ablation FAIL "no /bin/framebench (make static)"; return 0; }
 
 [ "$calib" = auto ] && calib=$(fb_rate)
@@ -67,7 +70,8 @@ run_one() {
 	fi
 	gs_out "RUN-START $n $idx $(scx_state) $(scx_ops)"
 	if [ "$bg" = none ]; then set --; else set -- --bg "$bg"; fi
-	framebench --profile "$profile" --duration "$fbdur" --calibration "$calib" "$@" \
+	# shellcheck disable=SC2086
+	framebench --profile "$profile" --duration "$fbdur" --calibration "$calib" $fbargs "$@" \
 		--json /tmp/run.json -q > /tmp/run.out 2>&1
 	rc=$?
 	gs_out "RUN-END $n $idx exit=$rc $(tr -d '\n' < /tmp/run.out)"
