@@ -4,11 +4,12 @@
 # tests from its own module.mk. Everything is built under $(BUILD).
 #
 #   make            build every program into build/
-#   make test       unit tests, integration tests, and the VM test when qemu
-#                   is installed; ends with the runner's summary
+#   make test       unit tests, integration tests, and the two VM tests when
+#                   qemu is installed; ends with the runner's summary
 #   make asan       the unit tests again under ASan + UBSan (build/asan/)
 #   make static     static binaries for the VM's initramfs (build/static/)
 #   make vm-test    boot the sched_ext kernel under qemu and test lavd in it
+#   make vm-test-topo  the same on a shaped 2-socket machine (domains, energy)
 #   make vm-demo    framebench under the default scheduler vs lavd, in the VM
 
 BUILD ?= build

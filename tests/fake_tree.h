@@ -54,34 +54,28 @@ static int fake_tree_teardown(void **state)
  * siblings (readers must skip them), the L3 shared list, the sibling
  * list, and cpu_capacity unless cap is NULL.
  */
+static void put_cpu(int n, const char *rel, const char *text)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "devices/system/cpu/cpu%d/%s", n, rel);
+	put(path, text);
+}
+
 static void fake_cpu(int n, const char *l3, const char *sibs, const char *cap)
 {
-	char rel[256];
-
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index0/level", n);
-	put(rel, "1\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index0/type", n);
-	put(rel, "Data\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index0/shared_cpu_list", n);
-	put(rel, sibs);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index1/level", n);
-	put(rel, "1\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index1/type", n);
-	put(rel, "Instruction\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index1/shared_cpu_list", n);
-	put(rel, sibs);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/level", n);
-	put(rel, "3\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/type", n);
-	put(rel, "Unified\n");
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", n);
-	put(rel, l3);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/thread_siblings_list", n);
-	put(rel, sibs);
-	if (cap) {
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpu_capacity", n);
-		put(rel, cap);
-	}
+	put_cpu(n, "cache/index0/level", "1\n");
+	put_cpu(n, "cache/index0/type", "Data\n");
+	put_cpu(n, "cache/index0/shared_cpu_list", sibs);
+	put_cpu(n, "cache/index1/level", "1\n");
+	put_cpu(n, "cache/index1/type", "Instruction\n");
+	put_cpu(n, "cache/index1/shared_cpu_list", sibs);
+	put_cpu(n, "cache/index3/level", "3\n");
+	put_cpu(n, "cache/index3/type", "Unified\n");
+	put_cpu(n, "cache/index3/shared_cpu_list", l3);
+	put_cpu(n, "topology/thread_siblings_list", sibs);
+	if (cap)
+		put_cpu(n, "cpu_capacity", cap);
 }
 
 #endif
