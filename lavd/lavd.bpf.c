@@ -233,7 +233,7 @@ void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 		taskc = get_task_ctx(prev);
 		if (taskc)
 			demand_update(taskc, lavd_now());
-		if (should_move(prev, taskc, cpu)) {
+		if (should_move(prev, taskc, cpu, usable)) {
 			cpuc->nr_move++;
 			return;
 		}

@@ -319,6 +319,20 @@ static __always_inline struct cpu_ctx *get_cpu_ctx_of(s32 cpu)
 	return bpf_map_lookup_percpu_elem(&lavd_cpu, &zero, cpu);
 }
 
+/*
+ * A CPU's busy time so far at @now: what it accounted (at its ticks and
+ * stops) plus the running task's time since then; without the latter a
+ * CPU busy all interval long reads up to one tick short.
+ */
+static __always_inline u64 cpu_busy_at(struct cpu_ctx *c, u64 now)
+{
+	u64 mark = READ_ONCE(c->busy_mark);
+
+	if ((READ_ONCE(c->running_flags) & CPUF_RUNNING) && now > mark)
+		return c->busy_ns + (now - mark);
+	return c->busy_ns;
+}
+
 static __always_inline bool is_kthread(const struct task_struct *p)
 {
 	return p->flags & PF_KTHREAD;

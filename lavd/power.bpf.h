@@ -183,6 +183,11 @@ static __always_inline void demand_quiescent(struct task_ctx *taskc, u64 now)
 static __always_inline void update_perf_cri(struct task_struct *p,
 					    struct task_ctx *taskc)
 {
+	/* only the big/little choice reads it: skip the arithmetic on every
+	 * wakeup of a machine whose cores are alike (rodata: the verifier
+	 * drops the rest) */
+	if (!have_little)
+		return;
 	taskc->perf_cri = (u32)lavd_perf_cri(lavd_freq_hz(taskc->wait_freq),
 					     lavd_freq_hz(taskc->wake_freq),
 					     taskc->demand, task_weight(p));
@@ -209,7 +214,7 @@ static __always_inline void energy_running(struct task_struct *p,
 {
 	u32 last = taskc->last_cpu;
 	u32 pc = taskc->perf_cri;
-	bool big = is_big_cpu(cpu);
+	bool big = is_big_cpu(cpu), wb;
 
 	if (last && last - 1 != (u32)cpu) {
 		cpuc->nr_migrate++;
@@ -219,13 +224,12 @@ static __always_inline void energy_running(struct task_struct *p,
 	taskc->last_cpu = (u32)cpu + 1;
 	cpuc->nr_dom_sched++;
 	cpuc->running_heavy = lavd_is_heavy(taskc->demand);
-	if (have_little) {
-		bool wb = wants_big(taskc);
-
-		cpuc->nr_perf_cri += wb;
-		cpuc->nr_on_big += big;
-		cpuc->nr_pc_on_big += wb && big;
-	}
+	if (!have_little)
+		return;		/* the rest feeds the big/little threshold */
+	wb = wants_big(taskc);
+	cpuc->nr_perf_cri += wb;
+	cpuc->nr_on_big += big;
+	cpuc->nr_pc_on_big += wb && big;
 	if (!cpuc->pc_cnt || pc < cpuc->pc_min)
 		cpuc->pc_min = pc;
 	if (pc > cpuc->pc_max)
@@ -256,19 +260,26 @@ static __always_inline void cpuperf_apply(s32 cpu, struct cpu_ctx *cpuc)
  * it to ops.enqueue with SCX_ENQ_LAST, which places it elsewhere.
  */
 static __always_inline bool should_move(struct task_struct *prev,
-					struct task_ctx *taskc, s32 cpu)
+					struct task_ctx *taskc, s32 cpu,
+					bool usable)
 {
-	const struct cpumask *idle, *u = usable_mask();
+	const struct cpumask *idle, *u;
 	struct bpf_cpumask *big;
 	struct pwr_masks *pm;
-	bool move = false;
+	bool move;
 
-	if (prev->nr_cpus_allowed == 1 || is_migration_disabled(prev) || !u)
+	/* the common case (a usable CPU, no little cores) decides before
+	 * any map lookup: dispatch runs this whenever prev goes on */
+	if (prev->nr_cpus_allowed == 1 || is_migration_disabled(prev))
 		return false;
-	if (!cpu_usable(cpu))
+	if (usable && (!have_little || is_big_cpu(cpu) || !taskc ||
+		       !wants_big(taskc)))
+		return false;
+	u = usable_mask();
+	if (!u)
+		return false;
+	if (!usable)
 		return bpf_cpumask_intersects(u, prev->cpus_ptr);
-	if (!have_little || is_big_cpu(cpu) || !taskc || !wants_big(taskc))
-		return false;
 	pm = pwr();
 	big = pm ? pm->big : NULL;
 	if (!big)
@@ -312,15 +323,12 @@ static long energy_cpu(u64 idx, void *data)
 	struct lavd_stats *st = ((struct stats_ref *)data)->st;
 	s32 cpu = (s32)idx;
 	struct cpu_ctx *c = get_cpu_ctx_of(cpu);
-	u64 busy, mark, util, cap;
+	u64 busy, util, cap;
 	u32 dom;
 
 	if (!c || !st || idx >= LAVD_MAX_CPUS)
 		return 0;
-	busy = c->busy_ns;
-	mark = READ_ONCE(c->busy_mark);
-	if ((READ_ONCE(c->running_flags) & CPUF_RUNNING) && w->now > mark)
-		busy += w->now - mark;
+	busy = cpu_busy_at(c, w->now);
 	util = c->util;
 	if (w->dt && busy >= c->busy_prev) {
 		util = lavd_min(LAVD_SCALE, (busy - c->busy_prev) * LAVD_SCALE / w->dt);

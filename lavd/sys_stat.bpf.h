@@ -102,13 +102,7 @@ static long sum_cpu(u64 cpu, void *data)
 	st->nr_pinned_cap += c->nr_pinned_cap;
 	st->nr_samples_lost += c->nr_samples_lost;
 	st->nr_keep += c->nr_keep;
-	/* busy time so far, including the running task's time since the
-	 * CPU last accounted it (at its tick or stop): without it a CPU
-	 * busy all interval long reads up to one tick short */
-	s->busy += c->busy_ns;
-	if ((READ_ONCE(c->running_flags) & CPUF_RUNNING) &&
-	    s->clk > READ_ONCE(c->busy_mark))
-		s->busy += s->clk - READ_ONCE(c->busy_mark);
+	s->busy += cpu_busy_at(c, s->clk);
 	return 0;
 }
 

@@ -135,6 +135,17 @@ stop_lavd() {
 	wait_exit "$LPID" "$1"
 }
 
+# sum_stat LOG KEY: the sum of "KEY N" over the statistics lines of LOG
+# (per-second rates over ~1 s intervals: about the count).
+sum_stat() {
+	grep '^\[' "$1" | sed -n "s|.* $2 \([0-9.]*\).*|\1|p" |
+		awk '{ s += $1 } END { printf "%.0f", s }'
+}
+
+# active CPUs ("2/4" -> 2) of every statistics line on stdin, one per
+# line (stdin, not /dev/stdin: devtmpfs has no such link)
+active_series() { grep '^\[' | sed -n 's|.* active \([0-9]*\)/.*|\1|p'; }
+
 # fb_rate: framebench's work-loop rate (loops/us), the fastest of three
 # calibrations, for --calibration: runs to be compared then do the same
 # work (one calibration under emulation varies by up to 20 %).

@@ -86,7 +86,7 @@ run_one() {
 		last=$(grep '^\[' "$LOG" | tail -n 2 | head -n 1)
 		[ -n "$last" ] && gs_out "DATA lavdstats $n $idx $last"
 		# mean active CPUs over the run's statistics lines (core compaction)
-		act=$(grep '^\[' "$LOG" | sed -n 's|.* active \([0-9]*\)/.*|\1|p' |
+		act=$(active_series < "$LOG" |
 			awk '{ s += $1; c++ } END { if (c) printf "%.2f", s / c }')
 		[ -n "$act" ] && gs_out "DATA lavdactive $n $idx $act"
 		[ "$RC" = 0 ] || { gs_out "RUN-FAIL $n $idx loader exit $RC"; rc=1; }

@@ -266,13 +266,6 @@ fb_run() {
 	FRAMES=${FRAMES:-0} CONTENDED=${CONTENDED:-0}
 }
 
-# sum_stat LOG KEY: the sum of "KEY N" over the statistics lines of LOG
-# (per-second rates over ~1 s intervals: about the count).
-sum_stat() {
-	grep '^\[' "$1" | sed -n "s|.* $2 \([0-9.]*\).*|\1|p" |
-		awk '{ s += $1 } END { printf "%.0f", s }'
-}
-
 # The futex-contention profile: every job and the net task take one mutex.
 cat > /tmp/contention.profile <<'PROFILE'
 name        futex-contention

@@ -28,17 +28,11 @@
 # Needs /bin/lavd and /bin/framebench (make static). Parameters:
 # gs.phases="..." (default: all).
 
-# stat_field LOG KEY: the value after "KEY " on the last statistics line
+# stat_last LOG KEY: the value after "KEY " on the last statistics line
 stat_last() { grep '^\[' "$1" | tail -n 1 | sed -n "s|.* $2 \([^ ]*\).*|\1|p"; }
-# active CPUs ("2/4" -> 2) of every statistics line on stdin, one per
-# line (stdin, not /dev/stdin: devtmpfs has no such link)
-active_series() { grep '^\[' | sed -n 's|.* active \([0-9]*\)/.*|\1|p'; }
+# power modes of every statistics line on stdin (active_series and
+# sum_stat are in guest-lib.sh)
 mode_series() { grep '^\[' | sed -n 's|.* mode \([a-z]*\) .*|\1|p'; }
-# sum over the statistics lines of "KEY N"
-sum_stat() {
-	grep '^\[' "$1" | sed -n "s|.* $2 \([0-9.]*\).*|\1|p" |
-		awk '{ s += $1 } END { printf "%.0f", s }'
-}
 # lines since line N of LOG (what happened after a point in time)
 since() { tail -n "+$(( $2 + 1 ))" "$1"; }
 nlines() { wc -l < "$1"; }
