@@ -4,11 +4,15 @@
 # The flight recorder demonstration, shortened: framebench (game threads
 # SCHED_FIFO, so ordinary load on this shared machine cannot stall it)
 # with --disturb injecting a 200 ms burst of higher-priority hogs at a
-# random moment of every 6 s; frametrace watch beside it with a 100 ms
-# frame trigger. Every burst must be captured, with the burst inside the
-# saved window, and nothing else. Then a manual trigger (frametrace
-# trigger DIR) and a MangoHud log being written must each produce one
-# capture. Root only (77 otherwise).
+# random moment of every 6 s; frametrace watch beside it with a 150 ms
+# frame trigger (a burst makes a frame of 200 ms or more). Every burst
+# must be captured once, with the burst inside the saved window and the
+# slow frame flagged as disturbed. A capture holding no burst is a real
+# slow frame of the host (a CI run saw a 130 ms one: the vCPU was taken
+# away, not the threads): it is listed, and its report must not blame a
+# disturbance. Then a manual trigger (frametrace trigger DIR) and a
+# MangoHud log being written must each produce one capture. Root only
+# (77 otherwise).
 set -u
 B=${BUILD:-build}
 FT=$B/frametrace
@@ -28,7 +32,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "skip: frametrace watch needs root (BPF) and framebench --rt"
 	exit 77
 fi
-"$FT" watch -o "$T/cap" --frame-ms 100 --pre 2s --post 500ms --min-gap 1s \
+"$FT" watch -o "$T/cap" --frame-ms 150 --pre 2s --post 500ms --min-gap 1s \
 	-- "$FB" -d 12s -w 1s --rt --disturb 6s:200ms -q >"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/out" "$T/err"
@@ -45,23 +49,40 @@ nb=$(wc -l <"$T/bursts")
 nc=$(ls "$T/cap"/capture-*.ftr 2>/dev/null | wc -l)
 echo "bursts: $nb, captures: $nc"
 [ "$nb" -ge 1 ] || fail "framebench reported no disturbance"
-[ "$nc" -eq "$nb" ] || fail "$nc captures for $nb bursts"
+nheld=0
+: >"$T/held"
 for c in "$T/cap"/capture-*.ftr; do
 	[ -f "$c" ] || continue
 	w=$("$FT" info "$c" | sed -n 's/^meta window_ns=//p')
 	lo=${w% *}
 	hi=${w#* }
 	inside=0
+	# windows of captures close together may overlap: a burst may lie in two
 	while read -r s e; do
 		if [ "$s" -ge "$lo" ] && [ "$e" -le "$hi" ]; then
 			inside=1
+			echo "$s" >>"$T/held"
 		fi
 	done <"$T/bursts"
-	[ $inside -eq 1 ] || fail "$c: window $lo..$hi holds no burst"
 	"$FT" report "$c" >"$T/rep" 2>&1 || fail "$c: report failed"
-	grep -q "fb-disturb-hog" "$T/rep" || fail "$c: the hogs are not in the capture"
-	grep -q "disturbance running" "$T/rep" || fail "$c: the slow frame is not flagged as disturbed"
+	if [ $inside -eq 1 ]; then
+		nheld=$((nheld + 1))
+		grep -q "fb-disturb-hog" "$T/rep" || fail "$c: the hogs are not in the capture"
+		grep -q "disturbance running" "$T/rep" ||
+			fail "$c: the slow frame is not flagged as disturbed"
+	else
+		echo "note: $c holds no burst (a slow frame of the host):"
+		k=${c##*capture-}
+		grep "^capture $(expr "${k%.ftr}" + 0):" "$T/cap/captures.log"
+		! grep -q "disturbance running" "$T/rep" ||
+			fail "$c: holds no burst, yet its report blames a disturbance"
+	fi
 done
+while read -r s e; do
+	grep -q "^$s\$" "$T/held" || fail "burst at $s ns is in no capture"
+done <"$T/bursts"
+# one capture per burst, not one per slow frame of it
+[ "$nheld" -le "$nb" ] || fail "$nheld captures hold the $nb bursts"
 grep -c "^capture " "$T/cap/captures.log" >/dev/null || fail "no notes in captures.log"
 
 # a manual trigger
