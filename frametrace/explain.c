@@ -239,6 +239,8 @@ static void fill_link(const struct ft_model *m, const struct ft_tstat *s,
 
 			if (!ov || g->tid == s->tid)
 				continue;
+			if (!g->tid)
+				l->own_idle_ns += ov;
 			if (r->reason == FT_RQ_PREEMPT && g->tid == r->by &&
 			    g->start <= r->start + 1000)
 				why = FT_WHY_PREEMPT;
@@ -360,7 +362,7 @@ int ft_explain_frame(const struct ft_model *m, size_t fi, uint32_t dominant,
 					l->lock_wait_ns = m->fx[p->futex].dur;
 					l->futex_uaddr = m->fx[p->futex].uaddr;
 				}
-				l->run_ns = l->runnable_ns = 0;
+				l->run_ns = l->runnable_ns = l->own_idle_ns = 0;
 				l->preemptions = 0;
 				l->nholders = 0;
 				fill_link(m, s, l);
@@ -426,9 +428,16 @@ void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 
 	x->origin = -1;
 	x->origin_match = -1;
+	x->frame_excess_ns = 0;
+	if (median)
+		x->frame_excess_ns = (int64_t)m->t->frames[x->frame].frametime_ns -
+				     (int64_t)m->t->frames[median->frame].frametime_ns;
 	for (int i = 0; i < x->nlinks; i++) {
 		const struct ft_link *l = &x->link[i];
 		int k = median ? match_link(m, median, l, i) : -1;
+		/* links later in time (lower index) cover the wait of all but
+		 * the chain's earliest link: counting it would count them twice */
+		int ncand = i + 1 < x->nlinks ? 2 : 3;
 		const struct ft_link *b = k >= 0 ? &median->link[k] : NULL;
 		const struct ft_tstat *s = ft_model_task(m, l->tid);
 		int64_t base[3] = { 0, 0, 0 };
@@ -454,8 +463,7 @@ void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 		c[2].what = "lock";
 		c[2].ex = (int64_t)l->lock_wait_ns - base[2];
 
-		/* a lock wait of the first link lies mostly before the frame */
-		for (int j = 0; j < 3; j++)
+		for (int j = 0; j < ncand; j++)
 			if (c[j].ex > best) {
 				best = c[j].ex;
 				x->origin = i;

@@ -70,6 +70,9 @@ struct ft_link {
 	bool siblings_busy;	/* no other CPU was idle while it waited */
 	int16_t idle_cpu;	/* a CPU that was idle meanwhile, -1 none */
 	uint64_t idle_ns;	/* how long that CPU was idle */
+	/* of runnable_ns, the time its own CPU ran the idle task: a wake-up
+	 * not acted on (a VM's vCPU the host did not run, a deep idle exit) */
+	uint64_t own_idle_ns;
 };
 
 struct ft_explain {
@@ -83,6 +86,9 @@ struct ft_explain {
 	const char *origin_what; /* "runnable", "run", "lock", "sleep" */
 	int64_t origin_excess_ns;
 	int origin_match;	/* matching link in the median chain, -1 */
+	int64_t frame_excess_ns; /* frame time minus the median frame's (0
+				  * without a median): what the origin
+				  * explains a part of */
 };
 
 /* Explains frame index fi. Returns 0, or -1 when the frame's process has
@@ -92,9 +98,19 @@ int ft_explain_frame(const struct ft_model *m, size_t fi, uint32_t dominant,
 /* The thread of pid most often running at its frames' present times (the
  * presenting thread when frames do not name it), 0 if none. */
 uint32_t ft_dominant_presenter(const struct ft_model *m, uint32_t pid);
-/* Fills x->origin* by comparing with the median frame's chain. */
+/* Fills x->origin* and x->frame_excess_ns by comparing with the median
+ * frame's chain. The origin is the link's runnable wait, run or futex
+ * wait that exceeds its counterpart most; a futex wait only for the last
+ * link, since the links after it in time cover an earlier link's wait. */
 void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 			const struct ft_explain *median);
+
+/* The link waited runnable (1 ms or more) mostly while its own CPU ran
+ * the idle task. */
+static inline bool ft_link_idle_wait(const struct ft_link *l)
+{
+	return l->runnable_ns >= 1000000 && l->own_idle_ns * 2 >= l->runnable_ns;
+}
 
 const char *ft_stop_text(enum ft_stop s);
 const char *ft_why_text(enum ft_why w);

@@ -481,7 +481,11 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 							    ft_fmt_ns(d3, sizeof(d3), l->holder[k].longest)),
 						   d2)
 						: ft_why_text(l->holder[k].why));
-			if (r->m.ncpus > 1) {
+			if (ft_link_idle_wait(l))
+				fprintf(f, "; the CPU it was queued on idled %s of it: "
+					"wake-up not acted on (*)",
+					ft_fmt_ns(d4, sizeof(d4), l->own_idle_ns));
+			else if (r->m.ncpus > 1) {
 				if (l->siblings_busy)
 					fprintf(f, "; other CPUs busy too");
 				else if (l->idle_cpu >= 0 && l->idle_ns)
@@ -510,13 +514,25 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 			"its median wake-up latency", "its median run burst",
 			"its mean futex wait" };
 
-		fprintf(f, "%s  => delay originates at #%d %s: %s %s here vs %s %s (+%s)\n",
+		fprintf(f, "%s  => delay originates at #%d %s: %s %s here vs %s %s (+%s",
 			indent, x->origin + 1, ft_task_label(t, l->tid, a, sizeof(a)),
 			verb[what], ft_fmt_ns(d1, sizeof(d1), here),
 			ft_fmt_ns(d2, sizeof(d2),
 				  here - (uint64_t)x->origin_excess_ns),
 			m ? "in the median frame's chain" : typical[what],
 			ft_fmt_ns(d3, sizeof(d3), (uint64_t)x->origin_excess_ns));
+		if (x->frame_excess_ns > 0)
+			fprintf(f, " of the frame's +%s",
+				ft_fmt_ns(d4, sizeof(d4), (uint64_t)x->frame_excess_ns));
+		fprintf(f, ")\n");
+		/* most of the frame's excess lies outside this chain */
+		if (x->frame_excess_ns > 0 && x->origin_excess_ns * 4 < x->frame_excess_ns)
+			fprintf(f, "%s     (the chain's links explain little of it: the rest "
+				"lies before the chain, where it ends)\n", indent);
+	} else if (x->frame_excess_ns > 0) {
+		fprintf(f, "%s  => no link of the chain took longer than its counterpart; "
+			"the frame's +%s lies before the chain, where it ends\n",
+			indent, ft_fmt_ns(d4, sizeof(d4), (uint64_t)x->frame_excess_ns));
 	}
 }
 
@@ -542,6 +558,15 @@ static void print_slow(FILE *f, const struct ft_report *r)
 		ft_explain_print(f, r, &r->ex[k], "  ");
 		fputc('\n', f);
 	}
+	for (size_t k = 0; k < r->nex; k++)
+		for (int i = 0; i < r->ex[k].nlinks; i++)
+			if (ft_link_idle_wait(&r->ex[k].link[i])) {
+				fprintf(f, "(*) the task waited runnable while the CPU it was "
+					"queued on ran the idle task: a scheduler that left it "
+					"queued, a VM's vCPU the host did not run, or a slow exit "
+					"from a deep idle state\n");
+				return;
+			}
 }
 
 void ft_report_text(FILE *f, const struct ft_report *r)
@@ -589,6 +614,7 @@ static void jw_link(struct gs_jw *w, const struct ft_report *r,
 	gs_jw_uint(w, "preemptions", l->preemptions);
 	gs_jw_uint(w, "cpu", l->cpu);
 	gs_jw_bool(w, "other_cpus_busy", l->siblings_busy);
+	gs_jw_uint(w, "own_cpu_idle_ns", l->own_idle_ns);
 	gs_jw_arr(w, "cpu_held_by");
 	for (int k = 0; k < l->nholders; k++) {
 		gs_jw_obj(w, NULL);
@@ -629,6 +655,7 @@ static void jw_explain(struct gs_jw *w, const char *key,
 		gs_jw_int(w, "median_link", x->origin_match);
 		gs_jw_obj_end(w);
 	}
+	gs_jw_int(w, "frame_excess_ns", x->frame_excess_ns);
 	gs_jw_obj_end(w);
 }
 

@@ -569,20 +569,33 @@ static void note_origin(struct watch *w, const struct ft_trace *t, char *out,
 					: !strcmp(x.origin_what, "run")	   ? l->run_ns
 									   : l->lock_wait_ns;
 
-			snprintf(out, len, "; origin: link %d %s %s %s (+%s)",
+			size_t o2;
+
+			snprintf(out, len, "; origin: link %d %s %s %s (+%s",
 				 x.origin + 1, ft_task_label(t, l->tid, a, sizeof(a)),
 				 !strcmp(x.origin_what, "runnable") ? "waited runnable"
 				 : !strcmp(x.origin_what, "run")    ? "ran"
 								    : "waited on a futex",
 				 ft_fmt_ns(d1, sizeof(d1), here),
 				 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.origin_excess_ns));
-			if (l->nholders && !strcmp(x.origin_what, "runnable")) {
-				size_t o2 = strlen(out);
-
+			o2 = strlen(out);
+			if (x.frame_excess_ns > 0)
+				snprintf(out + o2, len - o2, " of +%s)",
+					 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.frame_excess_ns));
+			else
+				snprintf(out + o2, len - o2, ")");
+			o2 = strlen(out);
+			if (!strcmp(x.origin_what, "runnable") && ft_link_idle_wait(l))
+				snprintf(out + o2, len - o2,
+					 ", its CPU%u idle meanwhile (wake-up not acted on)",
+					 l->nholders ? l->holder[0].cpu : 0);
+			else if (l->nholders && !strcmp(x.origin_what, "runnable"))
 				snprintf(out + o2, len - o2, ", CPU%u held by %s",
 					 l->holder[0].cpu,
 					 ft_task_label(t, l->holder[0].tid, a, sizeof(a)));
-			}
+		} else if (x.frame_excess_ns > 0) {
+			snprintf(out, len, "; origin: before the wake chain (no link of it "
+				 "took longer than in the median frame)");
 		}
 	}
 	ft_report_free(&r);

@@ -492,7 +492,7 @@ static void model_ping_pong(void **state)
  * the render thread waits to run: the explanation must name that link,
  * its runnable wait, the hog and its long slice.
  */
-static void build_frames(struct ft_trace *t)
+static void build_frames_with(struct ft_trace *t, uint32_t holder, bool futex)
 {
 	ft_trace_init(t);
 	t->ncpus = 1;
@@ -512,20 +512,33 @@ static void build_frames(struct ft_trace *t)
 		sw(t, b + 1 * MS + 10 * US, 0, 0, 50, 0);
 		wake(t, b + 2 * MS, 0, 51, 50);
 		if (extra) {
-			/* the game thread is done; the hog gets the CPU
-			 * before the render thread */
-			sw(t, b + 2 * MS + 10 * US, 0, 50, 60, 1);
-			sw(t, b + 2 * MS + 10 * US + extra, 0, 60, 51, 0);
+			/* the game thread is done; the holder (the hog, or
+			 * the idle task: a wake-up not acted on) gets the
+			 * CPU before the render thread */
+			sw(t, b + 2 * MS + 10 * US, 0, 50, holder, 1);
+			sw(t, b + 2 * MS + 10 * US + extra, 0, holder, 51, holder ? 0 : 1);
 		} else {
 			sw(t, b + 2 * MS + 10 * US, 0, 50, 51, 1);
 		}
 		wake(t, b + 4 * MS + extra, 0, 52, 51);
 		sw(t, b + 4 * MS + 10 * US + extra, 0, 51, 52, 1);
 		sw(t, b + 6 * MS + extra, 0, 52, 0, 1);
+		if (futex && i < 19) {
+			/* present waits on a futex until the next frame's wake */
+			uint64_t next_extra = i + 1 == 10 ? 15 * MS : 0;
+
+			add(t, ev(b + 6 * MS + extra, FT_EV_FUTEX, 0, 52, 0 /* WAIT */,
+				  (uint32_t)(48 * MS + next_extra - extra), 0x2000, 0));
+		}
 		ft_frame_push(t, &fr);
 	}
 	ft_frames_fix(t);
 	assert_int_equal(ft_trace_finish(t), 0);
+}
+
+static void build_frames(struct ft_trace *t)
+{
+	build_frames_with(t, 60, false);
 }
 
 static void explain_slow_frame(void **state)
@@ -571,6 +584,78 @@ static void explain_slow_frame(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "delay originates at #2 render:51: waited runnable"));
 	assert_non_null(strstr(text, "hog:60"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/*
+ * The present thread waits on a futex from its last run until the render
+ * thread wakes it, so in the slow frame that wait is 15 ms longer too:
+ * but the render link's runnable wait covers that time, and counting the
+ * wait would blame the wrong link. The origin stays the render link, and
+ * its share of the frame's excess over the median is stated.
+ */
+static void explain_lock_wait_not_origin(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	const struct ft_explain *x;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	build_frames_with(&t, 60, true);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	x = &r.ex[0];
+	assert_true(x->link[0].lock_wait_ns >= 63 * MS);
+	assert_int_equal(x->origin, 1);
+	assert_string_equal(x->origin_what, "runnable");
+	assert_int_equal(x->frame_excess_ns, (int64_t)(15 * MS));
+	f = open_memstream(&text, &len);
+	ft_report_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "(+15.00 ms of the frame's +15.00 ms)"));
+	assert_null(strstr(text, "wake-up not acted on"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/*
+ * In the slow frame nothing else runs: the render thread waits runnable
+ * while its CPU runs the idle task (a VM's vCPU the host did not run).
+ * The link must say the wake-up was not acted on, with the legend once.
+ */
+static void explain_idle_wait(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	const struct ft_link *l;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	build_frames_with(&t, 0, false);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	l = &r.ex[0].link[1];
+	assert_int_equal(l->tid, 51);
+	assert_true(l->own_idle_ns >= 15 * MS);
+	assert_true(ft_link_idle_wait(l));
+	assert_false(ft_link_idle_wait(&r.ex[0].link[0]));
+	f = open_memstream(&text, &len);
+	ft_report_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "idled 15.00 ms of it: wake-up not acted on (*)"));
+	assert_non_null(strstr(text, "(*) the task waited runnable while the CPU"));
 	free(text);
 	ft_report_free(&r);
 	ft_trace_free(&t);
@@ -827,6 +912,8 @@ int main(void)
 		cmocka_unit_test(import_mangohud_layouts),
 		cmocka_unit_test(model_ping_pong),
 		cmocka_unit_test(explain_slow_frame),
+		cmocka_unit_test(explain_lock_wait_not_origin),
+		cmocka_unit_test(explain_idle_wait),
 		cmocka_unit_test(report_json_keys),
 		cmocka_unit_test(export_ftrace_grammar),
 	};
