@@ -492,7 +492,13 @@ static void model_ping_pong(void **state)
  * the render thread waits to run: the explanation must name that link,
  * its runnable wait, the hog and its long slice.
  */
-static void build_frames_with(struct ft_trace *t, uint32_t holder, bool futex)
+/*
+ * late: the frame's chain starts late instead (its timer wake-up comes
+ * 15 ms late, everything after it on time): no link is slower than in the
+ * median frame, the delay lies before the chain.
+ */
+static void build_frames_with(struct ft_trace *t, uint32_t holder, bool futex,
+			      bool late)
 {
 	ft_trace_init(t);
 	t->ncpus = 1;
@@ -501,34 +507,35 @@ static void build_frames_with(struct ft_trace *t, uint32_t holder, bool futex)
 	ft_task_set(t, 52, 50, "present");
 	ft_task_set(t, 60, 60, "hog");
 	for (int i = 0; i < 20; i++) {
-		uint64_t b = T0 + (uint64_t)i * 50 * MS;
 		uint64_t extra = i == 10 ? 15 * MS : 0;
+		uint64_t b = T0 + (uint64_t)i * 50 * MS + (late ? extra : 0);
+		uint64_t hold = late ? 0 : extra;
 		struct ft_frame fr = { .start_ns = b + 1 * MS,
-				       .present_ns = b + 5 * MS + extra,
+				       .present_ns = b + 5 * MS + hold,
 				       .frametime_ns = 0, .pid = 50, .tid = 52 };
 
 		wake(t, b + 1 * MS, 0, 50, 0);
 		add(t, ev(b + 1 * MS, FT_EV_WAKING, 0, 50, 0, 0, 0, FT_F_IRQ));
 		sw(t, b + 1 * MS + 10 * US, 0, 0, 50, 0);
 		wake(t, b + 2 * MS, 0, 51, 50);
-		if (extra) {
+		if (hold) {
 			/* the game thread is done; the holder (the hog, or
 			 * the idle task: a wake-up not acted on) gets the
 			 * CPU before the render thread */
 			sw(t, b + 2 * MS + 10 * US, 0, 50, holder, 1);
-			sw(t, b + 2 * MS + 10 * US + extra, 0, holder, 51, holder ? 0 : 1);
+			sw(t, b + 2 * MS + 10 * US + hold, 0, holder, 51, holder ? 0 : 1);
 		} else {
 			sw(t, b + 2 * MS + 10 * US, 0, 50, 51, 1);
 		}
-		wake(t, b + 4 * MS + extra, 0, 52, 51);
-		sw(t, b + 4 * MS + 10 * US + extra, 0, 51, 52, 1);
-		sw(t, b + 6 * MS + extra, 0, 52, 0, 1);
+		wake(t, b + 4 * MS + hold, 0, 52, 51);
+		sw(t, b + 4 * MS + 10 * US + hold, 0, 51, 52, 1);
+		sw(t, b + 6 * MS + hold, 0, 52, 0, 1);
 		if (futex && i < 19) {
 			/* present waits on a futex until the next frame's wake */
 			uint64_t next_extra = i + 1 == 10 ? 15 * MS : 0;
 
-			add(t, ev(b + 6 * MS + extra, FT_EV_FUTEX, 0, 52, 0 /* WAIT */,
-				  (uint32_t)(48 * MS + next_extra - extra), 0x2000, 0));
+			add(t, ev(b + 6 * MS + hold, FT_EV_FUTEX, 0, 52, 0 /* WAIT */,
+				  (uint32_t)(48 * MS + next_extra - hold), 0x2000, 0));
 		}
 		ft_frame_push(t, &fr);
 	}
@@ -538,7 +545,7 @@ static void build_frames_with(struct ft_trace *t, uint32_t holder, bool futex)
 
 static void build_frames(struct ft_trace *t)
 {
-	build_frames_with(t, 60, false);
+	build_frames_with(t, 60, false, false);
 }
 
 static void explain_slow_frame(void **state)
@@ -608,7 +615,7 @@ static void explain_lock_wait_not_origin(void **state)
 	FILE *f;
 
 	(void)state;
-	build_frames_with(&t, 60, true);
+	build_frames_with(&t, 60, true, false);
 	assert_int_equal(ft_report_build(&r, &t, &o), 0);
 	assert_int_equal(r.nex, 1);
 	x = &r.ex[0];
@@ -643,7 +650,7 @@ static void explain_idle_wait(void **state)
 	FILE *f;
 
 	(void)state;
-	build_frames_with(&t, 0, false);
+	build_frames_with(&t, 0, false, false);
 	assert_int_equal(ft_report_build(&r, &t, &o), 0);
 	assert_int_equal(r.nex, 1);
 	l = &r.ex[0].link[1];
@@ -656,6 +663,34 @@ static void explain_idle_wait(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "idled 15.00 ms of it: wake-up not acted on (*)"));
 	assert_non_null(strstr(text, "(*) the task waited runnable while the CPU"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/* The chain starts late: no origin, and the report says where the time is. */
+static void explain_delay_before_chain(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	build_frames_with(&t, 60, false, true);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	assert_int_equal(t.frames[r.ex[0].frame].frametime_ns, 65 * MS);
+	assert_int_equal(r.ex[0].origin, -1);
+	assert_int_equal(r.ex[0].frame_excess_ns, (int64_t)(15 * MS));
+	f = open_memstream(&text, &len);
+	ft_report_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "no link of the chain took longer than its "
+				     "counterpart; the frame's +15.00 ms lies before the chain"));
 	free(text);
 	ft_report_free(&r);
 	ft_trace_free(&t);
@@ -914,6 +949,7 @@ int main(void)
 		cmocka_unit_test(explain_slow_frame),
 		cmocka_unit_test(explain_lock_wait_not_origin),
 		cmocka_unit_test(explain_idle_wait),
+		cmocka_unit_test(explain_delay_before_chain),
 		cmocka_unit_test(report_json_keys),
 		cmocka_unit_test(export_ftrace_grammar),
 	};
