@@ -24,9 +24,10 @@ fi
 make -s BUILD="$B" static >/dev/null || { echo "FAIL: make static"; exit 1; }
 case ${1:-test} in
 test)
-	# 600 s: 20 loads of ~155 000 verified instructions each took 43-161 s
-	# of the boot on the shared 2-core machine
-	BUILD=$B exec vm/run.sh test --timeout 600 \
+	# 900 s: the whole boot took 283-392 s (CI: 392 s), 20 loads of
+	# ~155 000 verified instructions each 43-161 s of it, on shared 2-core
+	# machines; a slower CI machine must not fail on time alone
+	BUILD=$B exec vm/run.sh test --timeout 900 \
 		--expect "load run unload watchdog cycles hotplug errors futex preempt features churn" ;;
 topo)
 	BUILD=$B exec vm/run.sh topo --expect "domains compact hybrid autopower" --shape 2x2 ;;
