@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "mangohud.h"
+#include "sysinfo.h"
 #include "util.h"
 
 int fb_collect_init(struct fb_collect *c, struct fb_shm *sh, FILE *csv,
@@ -102,28 +103,16 @@ void fb_collect_drain(struct fb_collect *c)
 
 void fb_collect_cpu_load(struct fb_collect *c, uint64_t now)
 {
-	char buf[256];
-	unsigned long long v[10] = { 0 };
-	uint64_t busy = 0, total = 0;
-	int n;
+	struct gs_cputimes all;
 
 	if (now < c->cpu_next_ns)
 		return;
 	c->cpu_next_ns = now + 500 * NSEC_PER_MSEC;
-	if (gs_read_text("/proc/stat", buf, sizeof(buf)) < 0)
+	if (gs_cputimes_read("/proc/stat", &all, NULL, 0) < 0)
 		return;
-	n = sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-		   &v[8], &v[9]);
-	if (n < 4)
-		return;
-	/* guest time is already in user/nice */
-	for (int i = 0; i < 8 && i < n; i++)
-		total += v[i];
-	busy = total - v[3] - (n > 4 ? v[4] : 0);
-	if (c->cpu_total && total > c->cpu_total)
-		c->cpu_load = 100.0 * (double)(busy - c->cpu_busy) /
-			      (double)(total - c->cpu_total);
-	c->cpu_busy = busy;
-	c->cpu_total = total;
+	if (c->cpu_total && all.total > c->cpu_total)
+		c->cpu_load = 100.0 * (double)(all.busy - c->cpu_busy) /
+			      (double)(all.total - c->cpu_total);
+	c->cpu_busy = all.busy;
+	c->cpu_total = all.total;
 }

@@ -6,31 +6,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sysinfo.h"
 #include "util.h"
 
 void gsu_cpustat_read(const char *path, struct gsu_cpustat *s)
 {
-	unsigned long long v[10] = { 0 };
-	char line[512];
-	FILE *f = fopen(path, "r");
-	int n;
+	struct gs_cputimes all;
 
 	memset(s, 0, sizeof(*s));
-	if (!f)
+	if (gs_cputimes_read(path, &all, NULL, 0) < 0)
 		return;
-	if (fgets(line, sizeof(line), f) && !strncmp(line, "cpu ", 4)) {
-		n = sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			   &v[7]);
-		if (n >= 4) {
-			/* user nice system idle iowait irq softirq steal */
-			s->steal = v[7];
-			s->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-			s->total = s->busy + v[3] + v[4];
-			s->ok = 1;
-		}
-	}
-	fclose(f);
+	s->steal = all.steal;
+	s->busy = all.busy;
+	s->total = all.total;
+	s->ok = 1;
 }
 
 double gsu_cpustat_busy(const struct gsu_cpustat *a,

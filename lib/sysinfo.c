@@ -77,3 +77,65 @@ void gs_sysinfo_read(struct gs_sysinfo *si)
 			   sizeof(si->scheduler));
 	}
 }
+
+/* user nice system idle iowait irq softirq steal (guest time is already
+ * in user and nice) */
+static bool cputimes_parse(const char *rest, struct gs_cputimes *c)
+{
+	unsigned long long v[8] = { 0 };
+	int n = sscanf(rest, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		       &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+
+	if (n < 4)
+		return false;
+	c->steal = v[7];
+	c->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	c->total = c->busy + v[3] + v[4];
+	return true;
+}
+
+int gs_cputimes_fread(FILE *f, struct gs_cputimes *all,
+		      struct gs_cputimes *per_cpu, int max)
+{
+	char line[512];
+	int seen = 0, have_all = 0;
+
+	if (per_cpu && max > 0)
+		memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max);
+	while (fgets(line, sizeof(line), f) && !strncmp(line, "cpu", 3)) {
+		struct gs_cputimes c;
+		char *end;
+		long cpu;
+
+		if (line[3] == ' ') {
+			if (!cputimes_parse(line + 4, &c))
+				return -1;
+			if (all)
+				*all = c;
+			have_all = 1;
+			continue;
+		}
+		cpu = strtol(line + 3, &end, 10);
+		if (end == line + 3 || *end != ' ' || cpu < 0 || cpu > 1 << 20 ||
+		    !cputimes_parse(end + 1, &c))
+			continue;
+		if (cpu + 1 > seen)
+			seen = (int)cpu + 1;
+		if (per_cpu && cpu < max)
+			per_cpu[cpu] = c;
+	}
+	return have_all ? seen : -1;
+}
+
+int gs_cputimes_read(const char *path, struct gs_cputimes *all,
+		     struct gs_cputimes *per_cpu, int max)
+{
+	FILE *f = fopen(path, "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = gs_cputimes_fread(f, all, per_cpu, max);
+	fclose(f);
+	return n;
+}

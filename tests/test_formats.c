@@ -14,6 +14,7 @@
 
 #include "json.h"
 #include "mangohud.h"
+#include "sysinfo.h"
 #include "util.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
@@ -245,6 +246,40 @@ static void json_errors_have_positions(void **state)
 	}
 }
 
+/* /proc/stat: the aggregate line, per-CPU lines with a gap (an offline
+ * CPU), a short line skipped, the "intr" line never parsed. */
+static void proc_stat_cputimes(void **state)
+{
+	static const char text[] =
+		"cpu  100 0 50 1000 10 5 5 30 0 0\n"
+		"cpu0 60 0 20 500 5 2 3 10 0 0\n"
+		"cpu1 40 0 30 500 5 3 2 20 0 0\n"
+		"cpu3 1 2 3\n"
+		"cpu4 1 1 1 1 1 1 1 7 0 0\n"
+		"intr 12345 1 2 3\n"
+		"cpu9 1 1 1 1 1 1 1 1 0 0\n";
+	struct gs_cputimes all, per[4];
+	FILE *f;
+
+	(void)state;
+	f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	assert_non_null(f);
+	/* cpu4 is seen (5 CPUs) but does not fit in 4 */
+	assert_int_equal(gs_cputimes_fread(f, &all, per, 4), 5);
+	fclose(f);
+	assert_true(all.busy == 190 && all.total == 1200 && all.steal == 30);
+	assert_true(per[0].busy == 95 && per[0].total == 600 && per[0].steal == 10);
+	assert_true(per[1].steal == 20);
+	assert_true(per[2].total == 0 && per[3].total == 0);
+
+	/* without the aggregate line */
+	f = fmemopen((void *)(text + 33), sizeof(text) - 34, "r");
+	assert_non_null(f);
+	assert_int_equal(gs_cputimes_fread(f, &all, per, 4), -1);
+	fclose(f);
+	assert_int_equal(gs_cputimes_read("/nonexistent/stat", &all, NULL, 0), -1);
+}
+
 static void option_parsing(void **state)
 {
 	uint64_t u, ns;
@@ -279,6 +314,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mangohud_current_layout),
+		cmocka_unit_test(proc_stat_cputimes),
 		cmocka_unit_test(mangohud_068_layout_in_us),
 		cmocka_unit_test(mangohud_sampled_rows_detected),
 		cmocka_unit_test(mangohud_errors_name_file_and_line),
