@@ -25,6 +25,7 @@
 #include "ftbpf.h"
 #include "ftutil.h"
 #include "procnames.h"
+#include "steal.h"
 #include "trace.h"
 #include "util.h"
 
@@ -193,6 +194,8 @@ int ft_cmd_record(int argc, char **argv)
 	uint64_t t0, next_scan = 0, lost;
 	struct utsname un;
 	struct sigaction sa;
+	struct ft_steal steal;
+	bool have_steal;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:d:qvh", opts, NULL)) != -1) {
@@ -258,7 +261,11 @@ int ft_cmd_record(int argc, char **argv)
 	if (b.notes[0] && !quiet)
 		gs_warn("record: %s", b.notes);
 	t0 = gs_now_ns();
+	/* the host's steal over the recording (VM.md: a vCPU not run) */
+	have_steal = !ft_steal_init(&steal, b.ncpus, 2, NULL) &&
+		     !ft_steal_sample(&steal, t0);
 	if (ft_writer_open(&r.w, out, (uint32_t)b.ncpus, t0, err, sizeof(err))) {
+		ft_steal_free(&steal);
 		ft_bpf_close(&b);
 		if (child > 0) {
 			close(gate);
@@ -345,6 +352,13 @@ int ft_cmd_record(int argc, char **argv)
 	ft_meta_set(&r.meta, "recorder_tgid", "%d", (int)getpid());
 	ft_meta_set(&r.meta, "ring_mb", "%" PRIu64, ring_mb);
 	ft_meta_set(&r.meta, "drain_ms", "%" PRIu64, drain_ms);
+	if (have_steal && !ft_steal_sample(&steal, gs_now_ns())) {
+		struct ft_steal_sum sum;
+
+		if (!ft_steal_window(&steal, 0, UINT64_MAX, &sum))
+			ft_steal_meta_set(&r.meta, &sum);
+	}
+	ft_steal_free(&steal);
 	if (optind < argc) {
 		char cmd[512] = "";
 

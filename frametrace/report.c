@@ -9,6 +9,7 @@
 
 #include "framefeed.h"
 #include "json.h"
+#include "steal.h"
 
 const char *ft_fmt_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -269,6 +270,34 @@ static double span_s(const struct ft_report *r)
 	return s > 0 ? s : 1;
 }
 
+/* The host's steal over the trace (recorded traces inside a VM). */
+static void print_steal(FILE *f, const struct ft_trace *t)
+{
+	struct ft_steal_sum st;
+	char d[24];
+	double cpu_ns;
+
+	if (ft_steal_meta_get(t, &st) || !st.span_ns)
+		return;
+	cpu_ns = (double)st.span_ns * st.ncpus;
+	if (!st.total_ns) {
+		fprintf(f, "host steal: none over %.2f s on %d CPUs\n",
+			(double)st.span_ns / 1e9, st.ncpus);
+		return;
+	}
+	fprintf(f, "host steal: %s over %.2f s on %d CPUs (%.1f %% of their time)",
+		ft_fmt_ns(d, sizeof(d), st.total_ns), (double)st.span_ns / 1e9,
+		st.ncpus, 100.0 * (double)st.total_ns / cpu_ns);
+	for (int k = 0; k < st.ntop; k++)
+		fprintf(f, "%s CPU%" PRIu32 " %s", k ? "," : "; most on",
+			st.top_cpu[k], ft_fmt_ns(d, sizeof(d), st.top_ns[k]));
+	/* a tick is the counter's unit: one or two are noise */
+	if ((double)st.total_ns >= 0.01 * cpu_ns)
+		fprintf(f, "\n  (the host did not run these vCPUs for that long: the "
+			"runs and waits below include it)");
+	fputc('\n', f);
+}
+
 static void print_header(FILE *f, const struct ft_report *r)
 {
 	const struct ft_trace *t = r->t;
@@ -288,6 +317,7 @@ static void print_header(FILE *f, const struct ft_report *r)
 		" idle->task (missing sched_switch records), %" PRIu64
 		" other\n",
 		r->m.runtime_source, t->reconstructed, t->inconsistent);
+	print_steal(f, t);
 	if (t->partial)
 		fprintf(f, "warning: partial data: %s\n", t->warning);
 	if (ft_meta_get(t, "trigger"))
@@ -673,6 +703,25 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 	gs_jw_uint(&w, "ncpus", r->m.ncpus);
 	gs_jw_uint(&w, "events", t->nev);
 	gs_jw_uint(&w, "lost_events", t->lost_events);
+	{
+		struct ft_steal_sum st;
+
+		if (!ft_steal_meta_get(t, &st)) {
+			gs_jw_obj(&w, "host_steal");
+			gs_jw_uint(&w, "total_ns", st.total_ns);
+			gs_jw_uint(&w, "span_ns", st.span_ns);
+			gs_jw_int(&w, "ncpus", st.ncpus);
+			gs_jw_arr(&w, "top");
+			for (int k = 0; k < st.ntop; k++) {
+				gs_jw_obj(&w, NULL);
+				gs_jw_uint(&w, "cpu", st.top_cpu[k]);
+				gs_jw_uint(&w, "ns", st.top_ns[k]);
+				gs_jw_obj_end(&w);
+			}
+			gs_jw_arr_end(&w);
+			gs_jw_obj_end(&w);
+		}
+	}
 	gs_jw_uint(&w, "reconstructed_switches", t->reconstructed);
 	gs_jw_uint(&w, "repaired_switches_other", t->inconsistent);
 	gs_jw_bool(&w, "partial", t->partial);

@@ -37,6 +37,7 @@
 #include "marker.h"
 #include "procnames.h"
 #include "report.h"
+#include "steal.h"
 #include "trace.h"
 #include "util.h"
 
@@ -106,6 +107,10 @@ struct watch {
 	char mh_partial[8192];
 	size_t mh_plen;
 	FILE *log;
+	/* the host's steal, sampled every 100 ms (steal.h) */
+	struct ft_steal steal;
+	bool have_steal;
+	uint64_t next_steal;
 };
 
 static volatile sig_atomic_t stop_sig, usr1;
@@ -674,6 +679,12 @@ static void capture_finish(struct watch *w, const char *kernel)
 	ft_meta_set(&t, "futex", "%s", w->b.futex_src);
 	if (kernel)
 		ft_meta_set(&t, "kernel", "%s", kernel);
+	if (w->have_steal && !ft_steal_sample(&w->steal, gs_now_ns())) {
+		struct ft_steal_sum sum;
+
+		if (!ft_steal_window(&w->steal, lo, hi, &sum))
+			ft_steal_meta_set(&t, &sum);
+	}
 	t.lost_events = ft_bpf_lost(&w->b, true) + w->overwritten - over0;
 	if (ft_trace_finish(&t))
 		goto oom;
@@ -920,6 +931,10 @@ int ft_cmd_watch(int argc, char **argv)
 	}
 	if (!w.copied || (w.user_ring && !w.uring))
 		gs_die(EXIT_RUNTIME, "out of memory");
+	/* enough 100 ms samples to bracket a whole window */
+	w.have_steal = !ft_steal_init(&w.steal, w.b.ncpus,
+				      (size_t)((w.pre_ns + w.post_ns) / (100 * NSEC_PER_MSEC)) + 8,
+				      NULL);
 	if (!uname(&un))
 		kernel = un.release;
 	ft_feedset_init(&w.feeds, feed_dir, (int)feed_pid);
@@ -973,6 +988,10 @@ int ft_cmd_watch(int argc, char **argv)
 		ring_buffer__poll(w.b.rb, done ? 0 : 10);
 		ring_buffer__consume(w.b.rb);
 		ft_feedset_poll(&w.feeds, on_feed_frame, &w);
+		if (w.have_steal && now >= w.next_steal) {
+			ft_steal_sample(&w.steal, now);
+			w.next_steal = now + 100 * NSEC_PER_MSEC;
+		}
 		if (w.mangohud && now >= next_mh) {
 			mh_poll(&w);
 			next_mh = now + 100 * NSEC_PER_MSEC;
@@ -1030,6 +1049,7 @@ int ft_cmd_watch(int argc, char **argv)
 	free(w.copied);
 	free(w.uring);
 	free(w.mh_header);
+	ft_steal_free(&w.steal);
 	ft_trace_free(&w.names);
 	return w.oom ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -39,6 +39,10 @@ done
 grep -q "^meta lost_events=" "$T/info" || fail "lost events not reported"
 grep -q "^meta futex=" "$T/info" || fail "futex source not recorded"
 grep -q "^meta source=record" "$T/info" || fail "source"
+# the host's steal over the recording, one figure per CPU summed
+span=$(sed -n 's/^meta steal_span_ns=//p' "$T/info")
+[ "${span:-0}" -gt 0 ] || fail "no host steal figures (steal_span_ns '${span:-}')"
+grep -q "^meta steal_total_ns=[0-9][0-9]*$" "$T/info" || fail "no steal_total_ns"
 n=$(awk '/^frames:/ { print $2 }' "$T/info")
 [ "${n:-0}" -gt 10 ] || fail "only ${n:-0} frames from the feed"
 if grep -q "^meta markers=trace_marker" "$T/info"; then
@@ -46,6 +50,7 @@ if grep -q "^meta markers=trace_marker" "$T/info"; then
 fi
 "$FT" report "$T/t.ftr" >"$T/rep" 2>&1 || fail "report failed"
 grep -q "fb-game:" "$T/rep" || fail "framebench thread names missing"
+grep -q "^host steal: .* over .* s on [0-9]* CPUs" "$T/rep" || fail "no host steal line in the report"
 grep -q "^frames: " "$T/rep" || fail "no frame statistics"
 grep -q "median frame's wake chain" "$T/rep" || fail "no median frame chain"
 # the recorder filtered itself: no wake-ups of its own threads

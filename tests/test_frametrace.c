@@ -26,6 +26,7 @@
 #include "marker.h"
 #include "model.h"
 #include "report.h"
+#include "steal.h"
 #include "trace.h"
 
 #define MS 1000000ULL
@@ -696,6 +697,108 @@ static void explain_delay_before_chain(void **state)
 	ft_trace_free(&t);
 }
 
+/* A /proc/stat with the given steal ticks for CPUs 0-2. */
+static void write_stat(const char *path, unsigned s0, unsigned s1, unsigned s2)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "cpu  30 0 30 300 0 0 0 %u 0 0\n", s0 + s1 + s2);
+	fprintf(f, "cpu0 10 0 10 100 0 0 0 %u 0 0\n", s0);
+	fprintf(f, "cpu1 10 0 10 100 0 0 0 %u 0 0\n", s1);
+	fprintf(f, "cpu2 10 0 10 100 0 0 0 %u 0 0\n", s2);
+	fprintf(f, "intr 1 2 3\n");
+	fclose(f);
+}
+
+/*
+ * Steal samples in a ring of 4: the window takes the last sample at or
+ * before its start and the first at or after its end; older samples fall
+ * out of the ring; the figures survive the trace's metadata and are
+ * printed by the report.
+ */
+static void host_steal_window(void **state)
+{
+	char path[] = "/tmp/ft-stat-XXXXXX";
+	int fd = mkstemp(path);
+	uint64_t tick = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+	struct ft_steal st;
+	struct ft_steal_sum sum, back;
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 5, .name = "t" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ft_steal_init(&st, 3, 4, path), 0);
+	write_stat(path, 0, 0, 0);
+	assert_int_equal(ft_steal_sample(&st, 100), 0);
+	assert_int_equal(ft_steal_window(&st, 0, 1000, &sum), -1); /* one sample */
+	write_stat(path, 1, 0, 0);
+	assert_int_equal(ft_steal_sample(&st, 200), 0);
+	write_stat(path, 3, 5, 0);
+	assert_int_equal(ft_steal_sample(&st, 300), 0);
+	write_stat(path, 4, 9, 0);
+	assert_int_equal(ft_steal_sample(&st, 400), 0);
+	write_stat(path, 10, 9, 2);
+	assert_int_equal(ft_steal_sample(&st, 500), 0); /* drops t=100 */
+
+	/* 250..350: samples 200 and 400 */
+	assert_int_equal(ft_steal_window(&st, 250, 350, &sum), 0);
+	assert_int_equal(sum.span_ns, 200);
+	assert_int_equal(sum.ncpus, 3);
+	assert_int_equal(sum.total_ns, 12 * tick);
+	assert_int_equal(sum.ntop, 2);
+	assert_int_equal(sum.top_cpu[0], 1);
+	assert_int_equal(sum.top_ns[0], 9 * tick);
+	assert_int_equal(sum.top_cpu[1], 0);
+	/* before the oldest kept sample: from 200; after the newest: to 500 */
+	assert_int_equal(ft_steal_window(&st, 0, 10000, &sum), 0);
+	assert_int_equal(sum.span_ns, 300);
+	assert_int_equal(sum.total_ns, 20 * tick);
+	assert_int_equal(sum.ntop, 3);
+	assert_int_equal(sum.top_cpu[0], 0);
+	assert_int_equal(sum.top_cpu[2], 2);
+	ft_steal_free(&st);
+	unlink(path);
+	/* an unreadable file: no sample */
+	assert_int_equal(ft_steal_init(&st, 3, 4, path), 0);
+	assert_int_equal(ft_steal_sample(&st, 100), -1);
+	ft_steal_free(&st);
+
+	build_frames(&t);
+	assert_int_equal(ft_steal_meta_get(&t, &back), -1);
+	sum.span_ns = 2000000000ULL;
+	sum.total_ns = 100000000ULL;
+	ft_steal_meta_set(&t, &sum);
+	assert_int_equal(ft_steal_meta_get(&t, &back), 0);
+	assert_memory_equal(&back, &sum, sizeof(sum));
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	f = open_memstream(&text, &len);
+	ft_report_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "host steal: 100.00 ms over 2.00 s on 3 CPUs (1.7 % of their time); most on CPU0"));
+	assert_non_null(strstr(text, "the host did not run these vCPUs"));
+	free(text);
+	ft_report_free(&r);
+	text = NULL;
+	sum.total_ns = 0;
+	sum.ntop = 0;
+	ft_steal_meta_set(&t, &sum);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	f = open_memstream(&text, &len);
+	ft_report_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "host steal: none over 2.00 s on 3 CPUs\n"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
 static void report_json_keys(void **state)
 {
 	struct ft_trace t;
@@ -950,6 +1053,7 @@ int main(void)
 		cmocka_unit_test(explain_lock_wait_not_origin),
 		cmocka_unit_test(explain_idle_wait),
 		cmocka_unit_test(explain_delay_before_chain),
+		cmocka_unit_test(host_steal_window),
 		cmocka_unit_test(report_json_keys),
 		cmocka_unit_test(export_ftrace_grammar),
 	};
