@@ -17,7 +17,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
-libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps"
+libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps
+libclang-rt-19-dev"
 # libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1
 # lacks the struct_ops and ring-buffer APIs we use). Selected per package,
 # never with -t: -t also pulls backports' libelf 0.192 (and its libdw) in as
