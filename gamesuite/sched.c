@@ -208,10 +208,13 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 				return GSU_START_FAILED;
 			}
 			/* the kernel counts enable_seq up after the state
-			 * reads "enabled": wait for it, or a later check would
-			 * see it move and call the scheduler re-enabled */
-			for (int i = 0; i < 100 && pre_seq >= 0 &&
-					snap.enable_seq == pre_seq; i++) {
+			 * reads "enabled": wait for it (5 s at most), or a
+			 * later check would see it move and call the
+			 * scheduler re-enabled; an unreadable value is not
+			 * the new one */
+			for (int i = 0; i < 250 && pre_seq >= 0 &&
+					(snap.enable_seq == pre_seq ||
+					 snap.enable_seq < 0); i++) {
 				nap();
 				gsu_scx_read(root, &snap);
 			}

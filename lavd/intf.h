@@ -59,7 +59,9 @@
  * (readers take differences); the rest describes the last interval.
  */
 struct lavd_stats {
-	__u64 seq;		/* bumped on every publication */
+	__u64 seq;		/* odd while the timer refills the counters,
+				 * even when published (with seq_end: a reader
+				 * keeps a copy with seq == seq_end, even) */
 	__u64 now_ns;		/* CLOCK_MONOTONIC of the publication */
 	__u64 magic;		/* LAVD_STATS_MAGIC: it is ours */
 	/* state */
@@ -135,7 +137,19 @@ struct lavd_stats {
 				 * to a big core (via SCX_ENQ_LAST) */
 	__u64 nr_cpuperf_set;	/* cpufreq target changes */
 	__u64 dom_sched[LAVD_MAX_DOMS];	/* schedules per compute domain */
+	/* last: the timer bumps it before seq when it starts and after seq
+	 * when it is done, so a copy made front to back during a refill has
+	 * seq != seq_end (or an odd seq); the counters are zeroed and summed
+	 * again in place, and a torn copy read them too small (a monitor line
+	 * once showed 1.8e19 preemptions/s) */
+	__u64 seq_end;
 };
+
+/* A copy of the statistics that no refill tore. */
+static inline int lavd_stats_consistent(const struct lavd_stats *st)
+{
+	return !(st->seq & 1) && st->seq == st->seq_end;
+}
 
 #define LAVD_STATS_MAGIC	0x6c6176645f737473ULL	/* "lavd_sts" */
 

@@ -251,13 +251,22 @@ static long read_long(const char *path, long dflt)
 
 /* ---- statistics ---- */
 
+/* A copy no refill tore (intf.h, seq_end): the refill takes microseconds
+ * every 10 ms, so a few tries 100 us apart find one. */
 static int read_stats(int fd, struct lavd_stats *st)
 {
 	__u32 zero = 0;
 
-	if (bpf_map_lookup_elem(fd, &zero, st) != 0)
-		return -1;
-	return st->magic == LAVD_STATS_MAGIC ? 0 : -1;
+	for (int i = 0; i < 100; i++) {
+		if (bpf_map_lookup_elem(fd, &zero, st) != 0)
+			return -1;
+		if (st->magic != LAVD_STATS_MAGIC)
+			return -1;
+		if (lavd_stats_consistent(st))
+			return 0;
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+	}
+	return -1;
 }
 
 static double now_s(void)

@@ -132,6 +132,9 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	if (!st)
 		goto rearm;
 
+	/* refill begins: seq_end, then seq, odd (intf.h) */
+	__sync_fetch_and_add(&st->seq_end, 1);
+	__sync_fetch_and_add(&st->seq, 1);
 	st->nr_direct = st->nr_enq = st->nr_lat_cri = st->nr_greedy = 0;
 	st->nr_reenq = st->nr_sync_wake = st->nr_idle_core = 0;
 	st->nr_local_pinned = st->nr_steal = st->nr_stall_skips = 0;
@@ -222,7 +225,9 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->nr_sched = s.sched;
 	st->sum_lat_cri = s.sum_lc;
 	energy_publish_mask(st);
+	/* published: seq, then seq_end, even again */
 	__sync_fetch_and_add(&st->seq, 1);
+	__sync_fetch_and_add(&st->seq_end, 1);
 
 rearm:
 	bpf_timer_start(timer, LAVD_SYS_STAT_INTERVAL_NS, 0);

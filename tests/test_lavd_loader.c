@@ -137,6 +137,28 @@ static void scx_states(void **state)
 	assert_string_equal(ops, "(unknown)");
 }
 
+/*
+ * The timer's refill order (seq_end, seq odd; counters; seq, seq_end
+ * even): a front-to-back copy is kept only when it saw no refill.
+ */
+static void stats_copy_consistency(void **state)
+{
+	struct lavd_stats st = { 0 };
+
+	(void)state;
+	assert_true(lavd_stats_consistent(&st));
+	st.seq_end = 1;			/* copied seq before the refill began */
+	assert_false(lavd_stats_consistent(&st));
+	st.seq = 1;			/* copied during the refill */
+	assert_false(lavd_stats_consistent(&st));
+	st.seq = 2;			/* seq done, seq_end not yet */
+	assert_false(lavd_stats_consistent(&st));
+	st.seq_end = 2;
+	assert_true(lavd_stats_consistent(&st));
+	st.seq_end = 3;			/* the next refill began meanwhile */
+	assert_false(lavd_stats_consistent(&st));
+}
+
 static void stats_line(void **state)
 {
 	struct lavd_stats a = { 0 }, b = { 0 };
@@ -196,6 +218,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(topology_bare, fake_tree_setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(topology_errors, fake_tree_setup, fake_tree_teardown),
 		cmocka_unit_test_setup_teardown(scx_states, fake_tree_setup, fake_tree_teardown),
+		cmocka_unit_test(stats_copy_consistency),
 		cmocka_unit_test(stats_line),
 	};
 

@@ -17,19 +17,25 @@
 dir=$1 ops=$2 mode=$3 secs=${4:-1}
 seq=$(cat "$dir/enable_seq" 2>/dev/null || echo 0)
 
+# put FILE TEXT: whole or not at all, as sysfs reads (a plain "echo >"
+# truncates first: a reader in between saw an empty enable_seq, took it
+# for a re-enable and failed gamesuite_cli.sh once in a fresh chroot)
+put() {
+	echo "$2" >"$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
+}
 # In the order the kernel does it: enable_seq counts up only after the
 # state reads "enabled" (gamesuite must not take that for a re-enable).
 enable() {
 	seq=$((seq + 1))
 	mkdir -p "$dir/root"
-	echo "$ops" >"$dir/root/ops"
-	echo enabled >"$dir/state"
+	put "$dir/root/ops" "$ops"
+	put "$dir/state" enabled
 	sleep 0.2
-	echo "$seq" >"$dir/enable_seq"
+	put "$dir/enable_seq" "$seq"
 }
 disable() {
 	rm -f "$dir/root/ops"
-	echo disabled >"$dir/state"
+	put "$dir/state" disabled
 }
 forever() {
 	while :; do sleep 1; done

@@ -59,13 +59,17 @@ if ! wait_until 90 lavd_attached; then
 else
 	gs_out "DATA load_s $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
 	if [ $have_fb -eq 1 ]; then
-		framebench --profile proton --duration "$fbdur" --bg hogs:2 \
+		# a 15 s warm-up keeps the pipeline threads alive long enough
+		# for this shell, one task among two hogs and framebench's, to
+		# walk /proc: with the default 2 s a slow host's boot never saw
+		# them (each walk took several seconds of the 12 s they lived)
+		framebench --profile proton --warmup 15s --duration "$fbdur" --bg hogs:2 \
 			--disturb 4s:200ms:1 --json /tmp/fb.json -q > /tmp/fb.out 2>&1 &
 		FB=$!
 		# the pipeline threads exist once calibration is over and the
 		# warm-up runs: wait until there are several
 		fb_threads() { set -- $(ext_threads "$FB"); [ "$2" -ge 6 ]; }
-		wait_until 30 fb_threads
+		wait_until 45 fb_threads
 		# a thread caught between fork and its switch to sched_ext
 		# reads 0 for a moment: look up to three times
 		for try in 1 2 3; do
