@@ -473,3 +473,29 @@ void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 			}
 	}
 }
+
+int ft_origin_kind(const struct ft_explain *x)
+{
+	return !strcmp(x->origin_what, "runnable") ? 0
+	       : !strcmp(x->origin_what, "run")    ? 1
+						   : 2;
+}
+
+uint64_t ft_origin_ns(const struct ft_explain *x)
+{
+	const struct ft_link *l = &x->link[x->origin];
+
+	switch (ft_origin_kind(x)) {
+	case 0: return l->runnable_ns;
+	case 1: return l->run_ns;
+	default: return l->lock_wait_ns;
+	}
+}
+
+const char *ft_origin_verb(const struct ft_explain *x)
+{
+	static const char *const verb[] = { "waited runnable", "ran",
+					    "waited on a futex" };
+
+	return verb[ft_origin_kind(x)];
+}

@@ -105,6 +105,13 @@ uint32_t ft_dominant_presenter(const struct ft_model *m, uint32_t pid);
 void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 			const struct ft_explain *median);
 
+/* The origin's component (x->origin >= 0): 0 the runnable wait, 1 the
+ * run, 2 the futex wait; its time in the origin link; and how a report
+ * says it ("waited runnable", "ran", "waited on a futex"). */
+int ft_origin_kind(const struct ft_explain *x);
+uint64_t ft_origin_ns(const struct ft_explain *x);
+const char *ft_origin_verb(const struct ft_explain *x);
+
 /* The link waited runnable (1 ms or more) mostly while its own CPU ran
  * the idle task. */
 static inline bool ft_link_idle_wait(const struct ft_link *l)

@@ -532,24 +532,17 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 		const struct ft_link *m = x->origin_match >= 0 && r->has_median
 						  ? &r->median.link[x->origin_match]
 						  : NULL;
-		int what = !strcmp(x->origin_what, "runnable") ? 0
-			   : !strcmp(x->origin_what, "run")    ? 1
-								: 2;
-		uint64_t here = what == 0 ? l->runnable_ns
-				: what == 1 ? l->run_ns
-					    : l->lock_wait_ns;
-		static const char *const verb[] = { "waited runnable", "ran",
-						    "waited on a futex" };
+		uint64_t here = ft_origin_ns(x);
 		static const char *const typical[] = {
 			"its median wake-up latency", "its median run burst",
 			"its mean futex wait" };
 
 		fprintf(f, "%s  => delay originates at #%d %s: %s %s here vs %s %s (+%s",
 			indent, x->origin + 1, ft_task_label(t, l->tid, a, sizeof(a)),
-			verb[what], ft_fmt_ns(d1, sizeof(d1), here),
+			ft_origin_verb(x), ft_fmt_ns(d1, sizeof(d1), here),
 			ft_fmt_ns(d2, sizeof(d2),
 				  here - (uint64_t)x->origin_excess_ns),
-			m ? "in the median frame's chain" : typical[what],
+			m ? "in the median frame's chain" : typical[ft_origin_kind(x)],
 			ft_fmt_ns(d3, sizeof(d3), (uint64_t)x->origin_excess_ns));
 		if (x->frame_excess_ns > 0)
 			fprintf(f, " of the frame's +%s",

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sysinfo.h"
 
 int ft_steal_init(struct ft_steal *s, int ncpus, size_t cap, const char *path)
 {
@@ -19,7 +18,8 @@ int ft_steal_init(struct ft_steal *s, int ncpus, size_t cap, const char *path)
 	s->path = path ? path : "/proc/stat";
 	s->ts = calloc(cap, sizeof(*s->ts));
 	s->ticks = calloc(cap * (size_t)ncpus, sizeof(*s->ticks));
-	if (!s->ts || !s->ticks) {
+	s->read = calloc((size_t)ncpus, sizeof(*s->read));
+	if (!s->ts || !s->ticks || !s->read) {
 		ft_steal_free(s);
 		return -1;
 	}
@@ -30,25 +30,19 @@ void ft_steal_free(struct ft_steal *s)
 {
 	free(s->ts);
 	free(s->ticks);
+	free(s->read);
 	memset(s, 0, sizeof(*s));
 }
 
 int ft_steal_sample(struct ft_steal *s, uint64_t now)
 {
-	struct gs_cputimes *per;
 	size_t slot = s->head;
 
-	if (!s->cap)
+	if (!s->cap || gs_cputimes_read(s->path, NULL, s->read, s->ncpus) < 0)
 		return -1;
-	per = calloc((size_t)s->ncpus, sizeof(*per));
-	if (!per || gs_cputimes_read(s->path, NULL, per, s->ncpus) < 0) {
-		free(per);
-		return -1;
-	}
 	s->ts[slot] = now;
 	for (int c = 0; c < s->ncpus; c++)
-		s->ticks[slot * (size_t)s->ncpus + (size_t)c] = per[c].steal;
-	free(per);
+		s->ticks[slot * (size_t)s->ncpus + (size_t)c] = s->read[c].steal;
 	s->head = (slot + 1) % s->cap;
 	if (s->n < s->cap)
 		s->n++;
@@ -89,23 +83,20 @@ int ft_steal_window(const struct ft_steal *s, uint64_t lo, uint64_t hi,
 		unsigned long long t0 = s->ticks[sa * (size_t)s->ncpus + (size_t)c];
 		unsigned long long t1 = s->ticks[sb * (size_t)s->ncpus + (size_t)c];
 		uint64_t ns = t1 > t0 ? (uint64_t)(t1 - t0) * (1000000000ULL / (uint64_t)hz) : 0;
-		int k;
+		int k, n;
 
 		out->total_ns += ns;
-		if (!ns)
-			continue;
 		/* keep the FT_STEAL_TOP largest, largest first */
-		for (k = out->ntop; k > 0 && out->top_ns[k - 1] < ns; k--)
-			if (k < FT_STEAL_TOP) {
-				out->top_ns[k] = out->top_ns[k - 1];
-				out->top_cpu[k] = out->top_cpu[k - 1];
-			}
-		if (k < FT_STEAL_TOP) {
-			out->top_ns[k] = ns;
-			out->top_cpu[k] = (uint32_t)c;
-			if (out->ntop < FT_STEAL_TOP)
-				out->ntop++;
-		}
+		for (k = 0; k < out->ntop && out->top_ns[k] >= ns; k++)
+			;
+		if (!ns || k == FT_STEAL_TOP)
+			continue;
+		n = out->ntop < FT_STEAL_TOP ? out->ntop : FT_STEAL_TOP - 1;
+		memmove(&out->top_ns[k + 1], &out->top_ns[k], (size_t)(n - k) * sizeof(out->top_ns[0]));
+		memmove(&out->top_cpu[k + 1], &out->top_cpu[k], (size_t)(n - k) * sizeof(out->top_cpu[0]));
+		out->top_ns[k] = ns;
+		out->top_cpu[k] = (uint32_t)c;
+		out->ntop = n + 1;
 	}
 	return 0;
 }

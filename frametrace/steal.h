@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sysinfo.h"
 #include "trace.h"
 
 #define FT_STEAL_TOP 8
@@ -25,6 +26,7 @@ struct ft_steal {
 	size_t cap, n, head;		/* ring of samples, head = next slot */
 	uint64_t *ts;			/* cap sample times (CLOCK_MONOTONIC ns) */
 	unsigned long long *ticks;	/* cap * ncpus steal counters */
+	struct gs_cputimes *read;	/* ncpus: one reading, reused */
 	const char *path;		/* /proc/stat (tests use a file) */
 };
 

@@ -570,18 +570,13 @@ static void note_origin(struct watch *w, const struct ft_trace *t, char *out,
 		ft_explain_compare(&r.m, &x, r.has_median ? &r.median : NULL);
 		if (x.origin >= 0) {
 			const struct ft_link *l = &x.link[x.origin];
-			uint64_t here = !strcmp(x.origin_what, "runnable") ? l->runnable_ns
-					: !strcmp(x.origin_what, "run")	   ? l->run_ns
-									   : l->lock_wait_ns;
-
+			bool runnable = ft_origin_kind(&x) == 0;
 			size_t o2;
 
 			snprintf(out, len, "; origin: link %d %s %s %s (+%s",
 				 x.origin + 1, ft_task_label(t, l->tid, a, sizeof(a)),
-				 !strcmp(x.origin_what, "runnable") ? "waited runnable"
-				 : !strcmp(x.origin_what, "run")    ? "ran"
-								    : "waited on a futex",
-				 ft_fmt_ns(d1, sizeof(d1), here),
+				 ft_origin_verb(&x),
+				 ft_fmt_ns(d1, sizeof(d1), ft_origin_ns(&x)),
 				 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.origin_excess_ns));
 			o2 = strlen(out);
 			if (x.frame_excess_ns > 0)
@@ -590,11 +585,11 @@ static void note_origin(struct watch *w, const struct ft_trace *t, char *out,
 			else
 				snprintf(out + o2, len - o2, ")");
 			o2 = strlen(out);
-			if (!strcmp(x.origin_what, "runnable") && ft_link_idle_wait(l))
+			if (runnable && ft_link_idle_wait(l))
 				snprintf(out + o2, len - o2,
 					 ", its CPU%u idle meanwhile (wake-up not acted on)",
 					 l->nholders ? l->holder[0].cpu : 0);
-			else if (l->nholders && !strcmp(x.origin_what, "runnable"))
+			else if (runnable && l->nholders)
 				snprintf(out + o2, len - o2, ", CPU%u held by %s",
 					 l->holder[0].cpu,
 					 ft_task_label(t, l->holder[0].tid, a, sizeof(a)));

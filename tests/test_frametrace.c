@@ -61,6 +61,19 @@ static void wake(struct ft_trace *t, uint64_t ts, uint16_t cpu, uint32_t wakee,
 	add(t, ev(ts, FT_EV_WAKING, cpu, wakee, waker, cpu | 120u << 16, 0, 0));
 }
 
+/* The text report of r (free() it). */
+static char *report_text(const struct ft_report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	ft_report_text(f, r);
+	fclose(f);
+	return text;
+}
+
 static char *slurp(FILE *f, size_t *len)
 {
 	char *buf;
@@ -558,8 +571,6 @@ static void explain_slow_frame(void **state)
 	const struct ft_explain *x;
 	const struct ft_link *l;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	(void)state;
 	build_frames(&t);
@@ -587,9 +598,7 @@ static void explain_slow_frame(void **state)
 	assert_true(r.has_median);
 	assert_int_equal(r.median.nlinks, 3);
 
-	f = open_memstream(&text, &len);
-	ft_report_text(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "delay originates at #2 render:51: waited runnable"));
 	assert_non_null(strstr(text, "hog:60"));
 	free(text);
@@ -612,8 +621,6 @@ static void explain_lock_wait_not_origin(void **state)
 				    .name = "t" };
 	const struct ft_explain *x;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	(void)state;
 	build_frames_with(&t, 60, true, false);
@@ -624,9 +631,7 @@ static void explain_lock_wait_not_origin(void **state)
 	assert_int_equal(x->origin, 1);
 	assert_string_equal(x->origin_what, "runnable");
 	assert_int_equal(x->frame_excess_ns, (int64_t)(15 * MS));
-	f = open_memstream(&text, &len);
-	ft_report_text(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "(+15.00 ms of the frame's +15.00 ms)"));
 	assert_null(strstr(text, "wake-up not acted on"));
 	free(text);
@@ -647,8 +652,6 @@ static void explain_idle_wait(void **state)
 				    .name = "t" };
 	const struct ft_link *l;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	(void)state;
 	build_frames_with(&t, 0, false, false);
@@ -659,9 +662,7 @@ static void explain_idle_wait(void **state)
 	assert_true(l->own_idle_ns >= 15 * MS);
 	assert_true(ft_link_idle_wait(l));
 	assert_false(ft_link_idle_wait(&r.ex[0].link[0]));
-	f = open_memstream(&text, &len);
-	ft_report_text(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "idled 15.00 ms of it: wake-up not acted on (*)"));
 	assert_non_null(strstr(text, "(*) the task waited runnable while the CPU"));
 	free(text);
@@ -677,8 +678,6 @@ static void explain_delay_before_chain(void **state)
 	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
 				    .name = "t" };
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	(void)state;
 	build_frames_with(&t, 60, false, true);
@@ -687,9 +686,7 @@ static void explain_delay_before_chain(void **state)
 	assert_int_equal(t.frames[r.ex[0].frame].frametime_ns, 65 * MS);
 	assert_int_equal(r.ex[0].origin, -1);
 	assert_int_equal(r.ex[0].frame_excess_ns, (int64_t)(15 * MS));
-	f = open_memstream(&text, &len);
-	ft_report_text(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "no link of the chain took longer than its "
 				     "counterpart; the frame's +15.00 ms lies before the chain"));
 	free(text);
@@ -728,8 +725,6 @@ static void host_steal_window(void **state)
 	struct ft_report r;
 	struct ft_report_opts o = { .top = 5, .name = "t" };
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -778,9 +773,7 @@ static void host_steal_window(void **state)
 	assert_int_equal(ft_steal_meta_get(&t, &back), 0);
 	assert_memory_equal(&back, &sum, sizeof(sum));
 	assert_int_equal(ft_report_build(&r, &t, &o), 0);
-	f = open_memstream(&text, &len);
-	ft_report_text(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "host steal: 100.00 ms over 2.00 s on 3 CPUs (1.7 % of their time); most on CPU0"));
 	assert_non_null(strstr(text, "the host did not run these vCPUs"));
 	free(text);
@@ -790,9 +783,7 @@ static void host_steal_window(void **state)
 	sum.ntop = 0;
 	ft_steal_meta_set(&t, &sum);
 	assert_int_equal(ft_report_build(&r, &t, &o), 0);
-	f = open_memstream(&text, &len);
-	ft_report_text(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "host steal: none over 2.00 s on 3 CPUs\n"));
 	free(text);
 	ft_report_free(&r);
