@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host unit tests of lavd's topology side of issue 6 (lavd/topo.c,
+ * Host unit tests of lavd's topology and energy side (lavd/topo.c,
  * lavd/cpdom.c): NUMA nodes and x86 hybrid core types from a fake sysfs
  * tree, core types from capacities, the topology override file (format
  * and its errors), compute domains with their neighbour distances, and
  * the CPU preference orders of core compaction. Also the energy part of
- * the --stats line (lavd/report.c). Sources are included directly, as in
- * test_lavd_loader.c.
+ * the --stats line (lavd/report.c) and the power profile parsers
+ * (lavd/power.c). Linked with the loader's library (liblavd.a).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lavd/cpdom.c"
-#include "../lavd/power.c"
-#include "../lavd/report.c"
-#include "../lavd/topo.c"
+#include "../lavd/intf.h"
+#include "../lavd/power.h"
+#include "../lavd/report.h"
+#include "../lavd/topo.h"
 
 #define FAKE_TREE_NAME "test_lavd_domains"
 #include "fake_tree.h"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host unit tests of lavd's issue-5 policy as pure functions (policy.h):
- * the preemption threshold, the victim qualification and choice (our
- * decision: evict the less critical, later-stopping one), when an
- * eviction needs an IPI, the slice boost and the pinned cap, the futex
- * holder state machine and the futex(2) op decoding, the sampling rate
- * and the tick-period learning; plus the loader's HZ parsers (kinfo.c)
- * and the per-task sample line (report.c).
+ * Host unit tests of lavd's preemption, slice and lock-holder policy as
+ * pure functions (policy.h): the preemption threshold, the victim
+ * qualification and choice (our decision: evict the less critical,
+ * later-stopping one), when an eviction needs an IPI, the slice boost and
+ * the pinned cap, the futex holder state machine and the futex(2) op
+ * decoding, the sampling rate and the tick-period learning; plus the
+ * loader's HZ parsers (kinfo.c) and the per-task sample line (report.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,9 +18,9 @@
 
 #include "../lavd/policy.h"
 #include "../lavd/intf.h"
-/* the loader's parts under test, compiled in (as test_lavd_loader does) */
-#include "../lavd/kinfo.c"
-#include "../lavd/report.c"
+/* the loader's parts under test, from liblavd.a */
+#include "../lavd/kinfo.h"
+#include "../lavd/report.h"
 
 #define MS LAVD_NSEC_PER_MSEC
 #define US LAVD_NSEC_PER_USEC

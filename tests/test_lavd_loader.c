@@ -3,8 +3,7 @@
  * Host unit tests of the lavd loader's libbpf-free parts: CPU list
  * parsing, topology from a fake sysfs tree (two LLCs, SMT, capacities),
  * the sched_ext state checks (missing, free, another scheduler loaded) and
- * the --stats line. The sources are included directly: their objects
- * would otherwise land in build/lavd/, the path of the lavd program.
+ * the --stats line. Linked with the loader's library (liblavd.a).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lavd/report.c"
-#include "../lavd/topo.c"
+#include "../lavd/report.h"
+#include "../lavd/topo.h"
 
 #define FAKE_TREE_NAME "test_lavd_loader"
 #include "fake_tree.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host unit tests of lavd/policy.h, the arithmetic the BPF scheduler runs:
- * the typical lat_cri values of LAVD.md (with the inputs that produce them
+ * the typical lat_cri values of docs/lavd.md (with the inputs that produce them
  * derived below), monotonicity, clamping, our deliberate differences
  * (time-decayed frequencies, EEVDF-style lag), and no overflow at the
  * extremes (checked against 128-bit reference arithmetic).
@@ -68,7 +68,7 @@ static void log2x_counts_bits(void **state)
 }
 
 /*
- * LAVD.md: "a requeued CPU hog ~ 400". Inputs: it sleeps about once a
+ * docs/lavd.md: "a requeued CPU hog ~ 400". Inputs: it sleeps about once a
  * second (wait 1 Hz), wakes nobody (wake 0), each burst uses a full 5 ms
  * slice (avg_runtime 5 ms), nice 0 (weight 100), no context boost because
  * it was requeued, not woken:
@@ -82,7 +82,7 @@ static void typical_requeued_hog(void **state)
 }
 
 /*
- * LAVD.md: "a 120 Hz game thread on wakeup ~ 1521". Inputs: it sleeps and
+ * docs/lavd.md: "a 120 Hz game thread on wakeup ~ 1521". Inputs: it sleeps and
  * wakes its consumer once per frame (wait 120 Hz, wake 120 Hz), runs 1 ms
  * per frame, nice 0, and is being woken (wakeup boost +128):
  *   L(121 * 121 = 14641) = 14, runtime_ft = 999 ms / 500 us + 1 = 1999,
@@ -97,7 +97,7 @@ static void typical_game_thread(void **state)
 }
 
 /*
- * LAVD.md: "a 1 kHz irq-woken thread ~ 2304". Inputs: woken by a hardirq
+ * docs/lavd.md: "a 1 kHz irq-woken thread ~ 2304". Inputs: woken by a hardirq
  * 1000 times a second and passing each event on (wait 1000, wake 1000),
  * 100 us per burst, nice 0, wakeup +128 and hardirq +1024:
  *   L(1001 * 1001 = 1002001) = 20, runtime_ft = 999.9 ms / 500 us + 1 = 2000,
