@@ -654,32 +654,22 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,
 			 size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	const size_t max = 1 << 16;
 	char *buf;
-	size_t cap = 1 << 16, n;
+	size_t n;
 	int rc;
 
-	if (!f) {
+	if (gs_read_file(path, max, &buf, &n, NULL, 0)) {
 		snprintf(err, errlen, "%s: cannot open profile: %s", path,
 			 strerror(errno));
 		return -1;
 	}
-	buf = malloc(cap);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	n = fread(buf, 1, cap, f);
-	if (ferror(f) || n == cap) {
-		snprintf(err, errlen, "%s: %s", path,
-			 n == cap ? "expected a profile smaller than 64 KiB"
-				  : "read error");
-		fclose(f);
+	if (n == max) {
+		snprintf(err, errlen, "%s: expected a profile smaller than 64 KiB",
+			 path);
 		free(buf);
 		return -1;
 	}
-	fclose(f);
 	rc = fb_profile_parse(buf, n, path, p, err, errlen);
 	free(buf);
 	return rc;

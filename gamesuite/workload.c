@@ -332,23 +332,12 @@ void gsu_exec_free(struct gsu_exec *x)
 
 /* ---- parsers ----------------------------------------------------------- */
 
-static char *read_file(const char *path, size_t max)
+/* A workload's output: the first MiB is plenty for the figures we read. */
+static int read_log(const char *path, char **text)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
+	size_t len;
 
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		return NULL;
-	}
-	n = fread(buf, 1, max, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return gs_read_file(path, 1 << 20, text, &len, NULL, 0);
 }
 
 int gsu_parse_schbench(const char *text, double out[3])
@@ -628,8 +617,7 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		}
 		return read_frames_csv(path, run, true, why, whylen);
 	case GSU_SCHBENCH:
-		text = read_file(x->log, 1 << 20);
-		if (!text || gsu_parse_schbench(text, v)) {
+		if (read_log(x->log, &text) || gsu_parse_schbench(text, v)) {
 			snprintf(why, whylen, "no schbench latency report in %s",
 				 x->log);
 			free(text);
@@ -640,8 +628,8 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		free(text);
 		return 0;
 	case GSU_PERF_MESSAGING:
-		text = read_file(x->log, 1 << 20);
-		if (!text || gsu_parse_perf_messaging(text, &v[0])) {
+		if (read_log(x->log, &text) ||
+		    gsu_parse_perf_messaging(text, &v[0])) {
 			snprintf(why, whylen, "no 'Total time' in %s", x->log);
 			free(text);
 			return -1;
@@ -650,8 +638,8 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		free(text);
 		return 0;
 	case GSU_STRESS_NG:
-		text = read_file(x->yaml, 1 << 20);
-		if (!text || gsu_parse_stressng_yaml(text, &v[0])) {
+		if (read_log(x->yaml, &text) ||
+		    gsu_parse_stressng_yaml(text, &v[0])) {
 			snprintf(why, whylen, "no stress-ng metrics in %s",
 				 x->yaml);
 			free(text);

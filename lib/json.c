@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 /* ---- writer -------------------------------------------------------- */
 
 void gs_jw_init(struct gs_jw *w, FILE *f, bool pretty)
@@ -523,31 +525,12 @@ struct gs_jv *gs_json_parse(const char *text, size_t len, char *err,
 
 struct gs_jv *gs_json_parse_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, sub[256];
-	size_t len = 0, cap = 0, n;
+	char *buf, sub[256];
 	struct gs_jv *v;
+	size_t len;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (gs_read_file(path, 0, &buf, &len, err, errlen))
 		return NULL;
-	}
-	do {
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
 	v = gs_json_parse(buf, len, sub, sizeof(sub));
 	if (!v)
 		snprintf(err, errlen, "%s: %s", path, sub);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -202,6 +203,68 @@ int gs_read_text(const char *path, char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return (int)n;
+}
+
+int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
+		 char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	size_t n = 0, cap = 4096, limit = max ? max : SIZE_MAX - 1;
+	struct stat st;
+	char *b = NULL;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0)
+		goto fail;
+	/* a regular file's size (+1 to see the end) saves regrowing; procfs
+	 * files say 0 */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < limit)
+		cap = (size_t)st.st_size + 1;
+	if (cap > limit)
+		cap = limit;
+	if (!(b = malloc(cap + 1)))
+		goto oom;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			size_t nc = cap > limit / 2 ? limit : cap * 2;
+			char *nb;
+
+			if (cap == limit)
+				break;
+			if (!(nb = realloc(b, nc + 1)))
+				goto oom;
+			b = nb;
+			cap = nc;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+oom:
+	errno = ENOMEM;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	free(b);
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", path, strerror(saved));
+	errno = saved;
+	return -1;
 }
 
 int gs_write_text(const char *path, const char *s)

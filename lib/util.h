@@ -66,6 +66,15 @@ uint64_t gs_opt_duration_ns(const char *opt, const char *arg,
  * stripped. Returns the length or -1 with errno set. */
 int gs_read_text(const char *path, char *buf, size_t len);
 
+/*
+ * Reads a whole file (regular, procfs, a pipe) into *buf, malloc'ed and
+ * NUL-terminated, *len bytes without the NUL. With max > 0 at most max
+ * bytes are read: *len == max means the file may go on. Returns 0, or -1
+ * with errno set and "path: why" in err (err may be NULL).
+ */
+int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
+		 char *err, size_t errlen);
+
 /* Writes a string to a file (sysfs, tracefs). Returns 0 or -1. */
 int gs_write_text(const char *path, const char *s);
 

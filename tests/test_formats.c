@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "mangohud.h"
@@ -310,6 +311,42 @@ static void option_parsing(void **state)
 	assert_int_equal(gs_parse_duration_ns("3parsecs", 1, &ns), -1);
 }
 
+static void whole_file_reader(void **state)
+{
+	char path[] = "/tmp/gs-read-XXXXXX", err[256], *buf;
+	size_t len;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (int i = 0; i < 3000; i++)	/* past the first 4 KiB buffer */
+		fprintf(f, "line %d\n", i);
+	fclose(f);
+	assert_int_equal(gs_read_file(path, 0, &buf, &len, err, sizeof(err)), 0);
+	assert_int_equal(len, strlen(buf));
+	assert_int_equal(strncmp(buf, "line 0\nline 1\n", 14), 0);
+	assert_non_null(strstr(buf, "line 2999\n"));
+	free(buf);
+	/* max: the first max bytes, NUL-terminated */
+	assert_int_equal(gs_read_file(path, 9, &buf, &len, NULL, 0), 0);
+	assert_int_equal(len, 9);
+	assert_string_equal(buf, "line 0\nli");
+	free(buf);
+	/* procfs: size 0 in stat, content all the same */
+	assert_int_equal(gs_read_file("/proc/self/stat", 0, &buf, &len, NULL, 0), 0);
+	assert_true(len > 10);
+	free(buf);
+	unlink(path);
+	assert_int_equal(gs_read_file(path, 0, &buf, &len, err, sizeof(err)), -1);
+	assert_null(buf);
+	assert_int_equal(len, 0);
+	assert_true(strstr(err, path) == err);
+	assert_non_null(strstr(err, ": No such file or directory"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +359,7 @@ int main(void)
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_errors_have_positions),
 		cmocka_unit_test(option_parsing),
+		cmocka_unit_test(whole_file_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

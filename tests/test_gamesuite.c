@@ -649,24 +649,6 @@ static void verdicts(void **state)
 
 /* ---- outputs ------------------------------------------------------------ */
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static void outputs(void **state)
 {
 	char jpath[] = "/tmp/gsu-json-XXXXXX", hpath[] = "/tmp/gsu-html-XXXXXX";
@@ -711,7 +693,7 @@ static void outputs(void **state)
 	gs_json_free(doc);
 
 	assert_int_equal(gsu_out_html(hpath, &y.r, &t), 0);
-	html = slurp(hpath);
+	assert_int_equal(gs_read_file(hpath, 0, &html, &len, err, sizeof(err)), 0);
 	assert_non_null(strstr(html, "<!DOCTYPE html>"));
 	assert_non_null(strstr(html, "frame-time CDF"));
 	assert_non_null(strstr(html, "<polyline"));
