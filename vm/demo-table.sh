@@ -60,7 +60,7 @@ fi
 
 echo "== vm-demo: $title"
 echo "   Under emulation the figures are noisy: host load changes them 2-3x and"
-echo "   TCG distorts wake-up latency (../shared/brief/VM.md). Compare within this"
+echo "   TCG distorts wake-up latency (docs/vm.md). Compare within this"
 echo "   table only; with a few pairs, differences below ~20 % are not resolvable."
 echo
 echo "$metrics" | awk -F'|' -v rows="$rows" -v max="$max" '
