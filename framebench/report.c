@@ -510,9 +510,9 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	gs_jw_str(&w, "governor", r->sys.governor);
 	gs_jw_str(&w, "scheduler", r->sys.scheduler);
 	gs_jw_obj(&w, "sched_ext");
-	gs_jw_bool(&w, "present", r->sys.has_sched_ext);
-	gs_jw_str(&w, "state", r->sys.scx_state);
-	gs_jw_str(&w, "ops", r->sys.scx_ops);
+	gs_jw_bool(&w, "present", r->sys.scx.present);
+	gs_jw_str(&w, "state", r->sys.scx.state);
+	gs_jw_str(&w, "ops", r->sys.scx.ops);
 	gs_jw_obj_end(&w);
 	gs_jw_obj_end(&w);
 

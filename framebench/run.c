@@ -173,7 +173,7 @@ int fb_run(const struct fb_config *cfg)
 
 	install_signals();
 	memset(&res, 0, sizeof(res));
-	gs_sysinfo_read(&res.sys);
+	gs_sysinfo_read(&res.sys, GS_SCX_ROOT);
 	csv = open_out("--csv", cfg->csv_path);
 	json = open_out("--json", cfg->json_path);
 

@@ -142,13 +142,6 @@ enum gsu_run_status {
 };
 const char *gsu_run_status_name(enum gsu_run_status st);
 
-struct gsu_scx_snap {
-	bool present;		/* the sched_ext directory exists */
-	char state[32];		/* "" when absent */
-	char ops[128];		/* root/ops, "" when none */
-	long long enable_seq;	/* -1 when unknown */
-};
-
 struct gsu_run {
 	int index;		/* 1-based, in execution order */
 	int workload, sched;	/* indexes */
@@ -167,7 +160,7 @@ struct gsu_run {
 				 * fraction of all CPUs (incl. steal) */
 	double probe_ms_before, probe_ms_after;
 	char governor[32];
-	struct gsu_scx_snap scx_before, scx_after;
+	struct gs_scx scx_before, scx_after;
 	double load_s;		/* scheduler load time */
 	double wall_s;		/* workload wall time */
 	double workload_cpu_s;	/* user + sys of the workload */
@@ -201,8 +194,7 @@ struct gsu_results {
 	struct gsu_sched *sched;
 	int nsched;
 	struct gsu_settings set;
-	struct gs_sysinfo machine;
-	struct gsu_scx_snap scx_initial;
+	struct gs_sysinfo machine;	/* sched_ext read under set.scx_root */
 	struct gsu_run *runs;
 	int nruns, caprun;
 	int planned;		/* run slots planned (incl. warm-up) */

@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 	r.set.load_timeout_ns = 60 * NSEC_PER_SEC;
 	r.set.stop_timeout_ns = 15 * NSEC_PER_SEC;
 	r.set.settle_ns = 10 * NSEC_PER_SEC;
-	r.set.scx_root = GSU_SCX_ROOT;
+	r.set.scx_root = GS_SCX_ROOT;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -411,7 +411,6 @@ int main(int argc, char **argv)
 				gs_strlcpy(r.sched[s].label, l, GSU_NAME_MAX);
 				q = -1;
 			}
-	gs_sysinfo_read(&r.machine);
 	gsu_prepare(&r);
 
 	if (!strcmp(cmd, "check") || dry) {

@@ -367,7 +367,7 @@ static void verdict_table(FILE *f, const struct gsu_results *r,
 	fputs("</table>\n", f);
 }
 
-static void snap_cell(FILE *f, const struct gsu_scx_snap *s)
+static void snap_cell(FILE *f, const struct gs_scx *s)
 {
 	fputs("<td class=\"l\">", f);
 	if (!s->present) {
@@ -481,7 +481,7 @@ int gsu_out_html(const char *path, const struct gsu_results *r,
 	fprintf(f, ", %d CPUs, governor ", r->machine.ncpus);
 	esc(f, r->machine.governor[0] ? r->machine.governor : "none");
 	fprintf(f, ", sched_ext %s.</p>\n",
-		r->scx_initial.present ? "present" : "absent");
+		r->machine.scx.present ? "present" : "absent");
 	if (r->interrupted)
 		fputs("<p class=\"bad\"><b>Interrupted</b>: this report holds "
 		      "what was measured before the signal.</p>\n", f);

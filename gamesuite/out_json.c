@@ -14,7 +14,7 @@
 #include "util.h"
 
 static void scx_snap(struct gs_jw *j, const char *key,
-		     const struct gsu_scx_snap *s)
+		     const struct gs_scx *s)
 {
 	gs_jw_obj(j, key);
 	gs_jw_bool(j, "present", s->present);
@@ -143,7 +143,7 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 	gs_jw_str(&j, "cpu_model", r->machine.cpu_model);
 	gs_jw_int(&j, "ncpus", r->machine.ncpus);
 	gs_jw_str(&j, "governor", r->machine.governor);
-	scx_snap(&j, "sched_ext", &r->scx_initial);
+	scx_snap(&j, "sched_ext", &r->machine.scx);
 	gs_jw_obj_end(&j);
 	gs_jw_num(&j, "started_epoch", r->started_epoch);
 	gs_jw_num(&j, "ended_epoch", r->ended_epoch);

@@ -156,8 +156,8 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 		r->machine.cpu_model[0] ? r->machine.cpu_model : "?",
 		r->machine.ncpus,
 		r->machine.governor[0] ? r->machine.governor : "-",
-		!r->scx_initial.present ? "absent"
-		: r->scx_initial.state[0] ? r->scx_initial.state : "?");
+		!r->machine.scx.present ? "absent"
+		: r->machine.scx.state[0] ? r->machine.scx.state : "?");
 	for (int s = 0; s < r->nsched; s++) {
 		const struct gsu_sched *sc = &r->sched[s];
 

@@ -50,8 +50,8 @@ void gsu_prepare(struct gsu_results *r)
 	const char *root = r->set.scx_root;
 	bool have_scx;
 
-	gsu_scx_read(root, &r->scx_initial);
-	have_scx = r->scx_initial.present;
+	gs_sysinfo_read(&r->machine, root);
+	have_scx = r->machine.scx.present;
 	for (int i = 0; i < r->nsched; i++) {
 		struct gsu_sched *s = &r->sched[i];
 
@@ -167,7 +167,7 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	run->loadavg1 = gsu_loadavg1();
 	read_governor(run->governor, sizeof(run->governor));
 	run->probe_ms_before = gsu_probe_ms();
-	gsu_scx_read(set->scx_root, &run->scx_before);
+	gs_scx_read(set->scx_root, &run->scx_before);
 	if (gsu_stop_signal) {
 		run->status = GSU_RUN_INTERRUPTED;
 		append_reason(run, "interrupted by signal %d before the "
@@ -184,7 +184,7 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 						       : GSU_RUN_INTERRUPTED;
 		append_reason(run, "%s", why);
 		set_tail(run, slog);
-		gsu_scx_read(set->scx_root, &run->scx_after);
+		gs_scx_read(set->scx_root, &run->scx_after);
 		if (st == GSU_START_FAILED && ++s->load_failures >= 2) {
 			s->status = GSU_SCHED_FAILED;
 			snprintf(s->note, sizeof(s->note),
@@ -267,7 +267,7 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	if (sched_ok && run->status == GSU_RUN_OK)
 		sched_ok = gsu_sched_check(s, set->scx_root, &ld, why,
 					   sizeof(why));
-	gsu_scx_read(set->scx_root, &run->scx_after);
+	gs_scx_read(set->scx_root, &run->scx_after);
 	run->workload_cpu_s = rusage_s(&wp.ru);
 	run->exit_status = WIFEXITED(wp.status) ? WEXITSTATUS(wp.status)
 			   : WIFSIGNALED(wp.status) ? -WTERMSIG(wp.status) : 0;

@@ -15,9 +15,10 @@
 #include "gamesuite.h"
 
 /*
- * Checks schedulers and workloads (unknown commands, missing sched_ext,
- * absent external tools) and records why in their notes. Call before
- * gsu_run_suite; also used by --dry-run.
+ * Reads the machine's description (r->machine, sched_ext under
+ * set.scx_root), checks schedulers and workloads (unknown commands,
+ * missing sched_ext, absent external tools) and records why in their
+ * notes. Call before gsu_run_suite; also used by --dry-run.
  */
 void gsu_prepare(struct gsu_results *r);
 

@@ -90,36 +90,6 @@ void gsu_sched_free(struct gsu_sched *s)
 
 /* ---- sysfs -------------------------------------------------------------- */
 
-void gsu_scx_read(const char *root, struct gsu_scx_snap *s)
-{
-	char p[600], buf[64];
-
-	memset(s, 0, sizeof(*s));
-	s->enable_seq = -1;
-	snprintf(p, sizeof(p), "%s/state", root);
-	if (gs_read_text(p, s->state, sizeof(s->state)) < 0) {
-		s->state[0] = '\0';
-		s->present = !access(root, F_OK);
-		return;
-	}
-	s->present = true;
-	snprintf(p, sizeof(p), "%s/root/ops", root);
-	if (gs_read_text(p, s->ops, sizeof(s->ops)) < 0)
-		s->ops[0] = '\0';
-	snprintf(p, sizeof(p), "%s/enable_seq", root);
-	if (gs_read_text(p, buf, sizeof(buf)) >= 0) {
-		long long v;
-
-		if (sscanf(buf, "%lld", &v) == 1)
-			s->enable_seq = v;
-	}
-}
-
-bool gsu_scx_enabled(const struct gsu_scx_snap *s)
-{
-	return !strcmp(s->state, "enabled");
-}
-
 bool gsu_ops_match(const char *expected, const char *ops)
 {
 	size_t n = strlen(expected);
@@ -141,7 +111,7 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 			       const char *log_path, struct gsu_loaded *out,
 			       char *why, size_t whylen)
 {
-	struct gsu_scx_snap snap;
+	struct gs_scx snap;
 	char **argv, st[96];
 	uint64_t t0, deadline;
 	int empty_ops = 0;
@@ -149,8 +119,8 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 
 	memset(out, 0, sizeof(*out));
 	why[0] = '\0';
-	gsu_scx_read(root, &snap);
-	if (gsu_scx_enabled(&snap)) {
+	gs_scx_read(root, &snap);
+	if (gs_scx_enabled(&snap)) {
 		snprintf(why, whylen,
 			 "sched_ext scheduler '%s' is already enabled (not "
 			 "started by this run)",
@@ -183,8 +153,8 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 			snprintf(why, whylen, "interrupted while loading");
 			return GSU_START_INTERRUPTED;
 		}
-		gsu_scx_read(root, &snap);
-		if (gsu_scx_enabled(&snap)) {
+		gs_scx_read(root, &snap);
+		if (gs_scx_enabled(&snap)) {
 			if (!snap.ops[0] && ++empty_ops < 10) {
 				nap();
 				continue;
@@ -216,7 +186,7 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 					(snap.enable_seq == pre_seq ||
 					 snap.enable_seq < 0); i++) {
 				nap();
-				gsu_scx_read(root, &snap);
+				gs_scx_read(root, &snap);
 			}
 			out->active = snap;
 			out->load_s = (double)(gs_now_ns() - t0) / 1e9;
@@ -244,12 +214,12 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 bool gsu_sched_check(const struct gsu_sched *s, const char *root,
 		     struct gsu_loaded *l, char *why, size_t whylen)
 {
-	struct gsu_scx_snap now;
+	struct gs_scx now;
 	char st[96];
 
-	gsu_scx_read(root, &now);
+	gs_scx_read(root, &now);
 	if (s->is_default) {
-		if (gsu_scx_enabled(&now)) {
+		if (gs_scx_enabled(&now)) {
 			snprintf(why, whylen, "sched_ext scheduler '%s' was "
 				 "enabled during the run", now.ops);
 			return false;
@@ -269,7 +239,7 @@ bool gsu_sched_check(const struct gsu_sched *s, const char *root,
 			 "run (%s; state '%s')", st, now.state);
 		return false;
 	}
-	if (!gsu_scx_enabled(&now)) {
+	if (!gs_scx_enabled(&now)) {
 		snprintf(why, whylen, "ejected: sched_ext state is '%s' "
 			 "during the run", now.state);
 		return false;
@@ -292,7 +262,7 @@ int gsu_sched_stop(const struct gsu_sched *s, const char *root,
 		   struct gsu_loaded *l, uint64_t timeout_ns, char *why,
 		   size_t whylen)
 {
-	struct gsu_scx_snap now;
+	struct gs_scx now;
 	uint64_t deadline;
 
 	why[0] = '\0';
@@ -300,8 +270,8 @@ int gsu_sched_stop(const struct gsu_sched *s, const char *root,
 		gsu_proc_stop(&l->proc, SIGINT, timeout_ns);
 	deadline = gs_now_ns() + timeout_ns;
 	for (;;) {
-		gsu_scx_read(root, &now);
-		if (!gsu_scx_enabled(&now))
+		gs_scx_read(root, &now);
+		if (!gs_scx_enabled(&now))
 			return 0;
 		if (gs_now_ns() >= deadline)
 			break;

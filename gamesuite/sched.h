@@ -11,13 +11,6 @@
 #include "gamesuite.h"
 #include "proc.h"
 
-#define GSU_SCX_ROOT "/sys/kernel/sched_ext"
-
-/* Reads state, root/ops and enable_seq under root. */
-void gsu_scx_read(const char *root, struct gsu_scx_snap *s);
-/* state is "enabled" */
-bool gsu_scx_enabled(const struct gsu_scx_snap *s);
-
 /*
  * root/ops names the scheduler: exact match, or the expected name followed
  * by '_' (sched_ext schedulers often append a version: "lavd_1.0.6_g...").
@@ -27,7 +20,7 @@ bool gsu_ops_match(const char *expected, const char *ops);
 /* A scheduler loaded for one run. */
 struct gsu_loaded {
 	struct gsu_proc proc;		/* the loader (unused for default) */
-	struct gsu_scx_snap active;	/* snapshot once it was active */
+	struct gs_scx active;	/* snapshot once it was active */
 	double load_s;
 };
 

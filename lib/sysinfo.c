@@ -9,8 +9,6 @@
 
 #include "util.h"
 
-#define SCX_DIR "/sys/kernel/sched_ext"
-
 static void read_cpu_model(char *dst, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -30,21 +28,53 @@ static void read_cpu_model(char *dst, size_t len)
 	fclose(f);
 }
 
-bool gs_scx_active(char *ops, size_t opslen)
+static long long read_seq(const char *root, const char *name)
 {
-	char state[32];
+	char p[600], buf[64];
+	long long v;
 
-	if (ops && opslen)
-		ops[0] = '\0';
-	if (gs_read_text(SCX_DIR "/state", state, sizeof(state)) < 0 ||
-	    strcmp(state, "enabled"))
-		return false;
-	if (ops && opslen && gs_read_text(SCX_DIR "/root/ops", ops, opslen) < 0)
-		ops[0] = '\0';
-	return true;
+	snprintf(p, sizeof(p), "%s/%s", root, name);
+	if (gs_read_text(p, buf, sizeof(buf)) < 0 || sscanf(buf, "%lld", &v) != 1)
+		return -1;
+	return v;
 }
 
-void gs_sysinfo_read(struct gs_sysinfo *si)
+void gs_scx_read(const char *root, struct gs_scx *s)
+{
+	char p[600];
+
+	memset(s, 0, sizeof(*s));
+	s->enable_seq = s->hotplug_seq = -1;
+	snprintf(p, sizeof(p), "%s/state", root);
+	if (gs_read_text(p, s->state, sizeof(s->state)) < 0) {
+		s->state[0] = '\0';
+		s->present = !access(root, F_OK);
+		return;
+	}
+	s->present = true;
+	snprintf(p, sizeof(p), "%s/root/ops", root);
+	if (gs_read_text(p, s->ops, sizeof(s->ops)) < 0)
+		s->ops[0] = '\0';
+	s->enable_seq = read_seq(root, "enable_seq");
+	s->hotplug_seq = read_seq(root, "hotplug_seq");
+}
+
+bool gs_scx_enabled(const struct gs_scx *s)
+{
+	return !strcmp(s->state, "enabled");
+}
+
+bool gs_scx_active(char *ops, size_t opslen)
+{
+	struct gs_scx s;
+
+	gs_scx_read(GS_SCX_ROOT, &s);
+	if (ops && opslen)
+		gs_strlcpy(ops, gs_scx_enabled(&s) ? s.ops : "", opslen);
+	return gs_scx_enabled(&s);
+}
+
+void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root)
 {
 	struct utsname u;
 	int major = 0, minor = 0;
@@ -60,14 +90,10 @@ void gs_sysinfo_read(struct gs_sysinfo *si)
 	if (gs_read_text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 			 si->governor, sizeof(si->governor)) < 0)
 		si->governor[0] = '\0';
-	si->has_sched_ext = access(SCX_DIR "/state", R_OK) == 0;
-	if (si->has_sched_ext &&
-	    gs_read_text(SCX_DIR "/state", si->scx_state,
-			 sizeof(si->scx_state)) < 0)
-		si->scx_state[0] = '\0';
-	if (gs_scx_active(si->scx_ops, sizeof(si->scx_ops))) {
+	gs_scx_read(scx_root, &si->scx);
+	if (gs_scx_enabled(&si->scx)) {
 		gs_strlcpy(si->scheduler,
-			   si->scx_ops[0] ? si->scx_ops : "sched_ext",
+			   si->scx.ops[0] ? si->scx.ops : "sched_ext",
 			   sizeof(si->scheduler));
 	} else {
 		sscanf(si->kernel, "%d.%d", &major, &minor);

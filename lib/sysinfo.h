@@ -10,6 +10,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The kernel's sched_ext directory; tests point readers at a fake tree. */
+#define GS_SCX_ROOT "/sys/kernel/sched_ext"
+
+/* What the sched_ext directory says at one moment. */
+struct gs_scx {
+	bool present;		/* the directory exists: the kernel has it */
+	char state[32];		/* enabled, disabled, enabling, ...; "" absent */
+	char ops[128];		/* root/ops: the loaded scheduler, "" none */
+	long long enable_seq;	/* schedulers enabled since boot; -1 unknown */
+	long long hotplug_seq;	/* CPU hotplug events; -1 unknown */
+};
+
+/* Reads state, root/ops, enable_seq and hotplug_seq under root. */
+void gs_scx_read(const char *root, struct gs_scx *s);
+/* state is "enabled": a sched_ext scheduler is in charge */
+bool gs_scx_enabled(const struct gs_scx *s);
+
 struct gs_sysinfo {
 	char kernel[128];	/* uname -r */
 	char machine[32];	/* uname -m */
@@ -17,18 +34,17 @@ struct gs_sysinfo {
 	char cpu_model[128];	/* /proc/cpuinfo "model name" */
 	int ncpus;		/* online CPUs */
 	char governor[32];	/* cpufreq governor of cpu0, "" if none */
-	bool has_sched_ext;	/* /sys/kernel/sched_ext exists */
-	char scx_state[32];	/* enabled, disabled, enabling, ... */
-	char scx_ops[64];	/* root/ops while a scheduler is loaded */
+	struct gs_scx scx;
 	/* the scheduler in charge: the sched_ext ops name, else the fair
 	 * class ("eevdf" from 6.6 on, "cfs" before) */
 	char scheduler[64];
 };
 
-void gs_sysinfo_read(struct gs_sysinfo *si);
+/* This machine, with the sched_ext state read under scx_root. */
+void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root);
 
-/* sched_ext state and ops only (cheap; used before and after each run).
- * Returns true when a sched_ext scheduler is enabled. */
+/* Whether a sched_ext scheduler is enabled, and its ops name into ops
+ * (may be NULL). */
 bool gs_scx_active(char *ops, size_t opslen);
 
 /* One CPU line of /proc/stat, in clock ticks (sysconf(_SC_CLK_TCK)). */

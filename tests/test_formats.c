@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -347,6 +348,63 @@ static void whole_file_reader(void **state)
 	assert_non_null(strstr(err, ": No such file or directory"));
 }
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void sched_ext_reader(void **state)
+{
+	char dir[] = "/tmp/gs-scx-XXXXXX", p[256];
+	struct gs_sysinfo si;
+	struct gs_scx s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/none", dir);
+	gs_scx_read(p, &s);
+	assert_false(s.present);
+	assert_string_equal(s.state, "");
+	assert_int_equal(s.enable_seq, -1);
+	assert_int_equal(s.hotplug_seq, -1);
+
+	put_file(dir, "state", "enabled\n");
+	put_file(dir, "enable_seq", "5\n");
+	put_file(dir, "hotplug_seq", "2\n");
+	snprintf(p, sizeof(p), "%s/root", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put_file(dir, "root/ops", "lavd_1.0\n");
+	gs_scx_read(dir, &s);
+	assert_true(s.present);
+	assert_true(gs_scx_enabled(&s));
+	assert_string_equal(s.ops, "lavd_1.0");
+	assert_int_equal(s.enable_seq, 5);
+	assert_int_equal(s.hotplug_seq, 2);
+	/* the scheduler in charge is the loaded one */
+	gs_sysinfo_read(&si, dir);
+	assert_string_equal(si.scheduler, "lavd_1.0");
+	assert_string_equal(si.scx.state, "enabled");
+
+	put_file(dir, "state", "disabled\n");
+	gs_sysinfo_read(&si, dir);
+	assert_false(gs_scx_enabled(&si.scx));
+	assert_true(!strcmp(si.scheduler, "eevdf") || !strcmp(si.scheduler, "cfs"));
+
+	for (const char *const *n = (const char *const[]){ "root/ops", "root",
+		"state", "enable_seq", "hotplug_seq", NULL }; *n; n++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *n);
+		assert_int_equal(remove(p), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +418,7 @@ int main(void)
 		cmocka_unit_test(json_errors_have_positions),
 		cmocka_unit_test(option_parsing),
 		cmocka_unit_test(whole_file_reader),
+		cmocka_unit_test(sched_ext_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -250,22 +250,22 @@ static void write_file(const char *path, const char *text)
 static void scx_snapshots(void **state)
 {
 	char dir[] = "/tmp/gsu-test-XXXXXX", p[256], why[256];
-	struct gsu_scx_snap s;
+	struct gs_scx s;
 	struct gsu_sched def;
 	struct gsu_loaded l;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(p, sizeof(p), "%s/none", dir);
-	gsu_scx_read(p, &s);
+	gs_scx_read(p, &s);
 	assert_false(s.present);
-	assert_false(gsu_scx_enabled(&s));
+	assert_false(gs_scx_enabled(&s));
 
 	snprintf(p, sizeof(p), "%s/state", dir);
 	write_file(p, "disabled\n");
 	snprintf(p, sizeof(p), "%s/enable_seq", dir);
 	write_file(p, "3\n");
-	gsu_scx_read(dir, &s);
+	gs_scx_read(dir, &s);
 	assert_true(s.present);
 	assert_string_equal(s.state, "disabled");
 	assert_int_equal(s.enable_seq, 3);
@@ -288,8 +288,8 @@ static void scx_snapshots(void **state)
 	write_file(p, "rusty_1.0\n");
 	snprintf(p, sizeof(p), "%s/state", dir);
 	write_file(p, "enabled\n");
-	gsu_scx_read(dir, &s);
-	assert_true(gsu_scx_enabled(&s));
+	gs_scx_read(dir, &s);
+	assert_true(gs_scx_enabled(&s));
 	assert_string_equal(s.ops, "rusty_1.0");
 	assert_int_equal(gsu_sched_start(&def, dir, 1000000000ULL, 1000000000ULL,
 					 NULL, &l, why, sizeof(why)),
