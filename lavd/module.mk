@@ -17,16 +17,18 @@ $(LAVD_OBJDIR)/%.o: lavd/%.c
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The loader's libbpf-free parts (topology, kernel facts, power profile,
-# report lines) as a library: the program and the unit tests link it.
+# report lines, options) as a library: the program and the unit tests
+# link it.
 LAVD_LIB_SRCS := lavd/topo.c lavd/kinfo.c lavd/cpdom.c lavd/power.c \
-	lavd/report.c
+	lavd/report.c lavd/options.c
 LAVD_LIB := $(LAVD_OBJDIR)/liblavd.a
 $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
 # The program: the parts that talk to libbpf and the kernel.
-LAVD_BPF_SRCS := lavd/main.c
+LAVD_BPF_SRCS := lavd/main.c lavd/loader.c lavd/futex.c lavd/monitor.c \
+	lavd/cost.c lavd/bpflog.c
 LAVD_OBJS := $(LAVD_BPF_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 $(LAVD_OBJS): $(BUILD)/bpf/lavd.skel.h
 PROGRAMS += $(BUILD)/lavd

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lavd's command line: the options, their parsing and the --help text,
+ * both made from one table (options.c). The parsed options are handed to
+ * whoever needs them; nothing here touches libbpf.
+ */
+#ifndef LAVD_OPTIONS_H
+#define LAVD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo.h"
+
+struct lavd_opts {
+	/* scheduling (the BPF program's read-only settings) */
+	uint64_t slice_min_us, slice_max_us;
+	uint64_t preempt_shift;
+	uint64_t pinned_slice_us;	/* 0: no cap */
+	bool no_wake_sync, partial;
+	bool no_preemption, no_futex_boost, no_slice_boost;
+	int preempt_kick;		/* LAVD_KICK_* */
+	bool futex_tracepoint;		/* --debug-futex-path tracepoint */
+	/* energy and topology */
+	int power_mode;			/* LAVD_PM_* fixed, or LAVD_PM_AUTO */
+	bool autopower;			/* the mode follows the platform profile */
+	const char *power_opt;		/* the mode option as given, for messages */
+	bool no_core_compaction, no_freq_scaling;
+	const char *sysfs;		/* --sysfs-root, "/sys" by default */
+	const char *topology;		/* --topology FILE */
+	const char *profile_file;	/* --power-profile-file FILE (tests) */
+	/* what lavd does while it runs */
+	double stats_s;			/* 0: no statistics lines */
+	double monitor_s;		/* > 0: watch a running instance instead */
+	uint64_t samples;		/* --monitor-sched-samples N per second */
+	bool verbose;
+	/* debugging */
+	uint64_t watchdog_ms;		/* 0: the kernel's default */
+	double stall_after_s;		/* < 0: never */
+	bool count_bpf;			/* --debug-bpf-objects */
+	bool verifier_reject;
+};
+
+/*
+ * Fills opts from the command line. --help and --version print and exit
+ * 0; bad usage prints a message naming the option and exits 2.
+ */
+void lavd_opts_parse(struct lavd_opts *opts, int argc, char **argv);
+
+/*
+ * Checks, before anything is loaded, the inputs only a load reads: the
+ * power profile file and the --topology file. Exits 2 on bad input.
+ */
+void lavd_opts_check_load(const struct lavd_opts *opts);
+
+/*
+ * The topology lavd runs on: sysfs (under opts->sysfs), then the
+ * --topology override, then core types, compute domains and preference
+ * orders. Returns 0, or -1 with a message in err.
+ */
+int lavd_opts_topology(const struct lavd_opts *opts, struct lavd_topo *t,
+		       char *err, size_t errlen);
+
+#endif
