@@ -27,7 +27,7 @@ CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 LDFLAGS := $(EXTRA_LDFLAGS)
 LDLIBS := -lm -lpthread
 
-# BPF objects: see ../shared/brief/VM.md for why each flag is here.
+# BPF objects: docs/vm.md (Toolchain) says why each flag is here.
 BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 \
 	-fms-extensions -Wno-microsoft-anon-tag -Wall -Werror \
 	-I$(BUILD)/bpf -Ilib -I/usr/include/x86_64-linux-gnu

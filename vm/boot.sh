@@ -11,7 +11,7 @@
 #     --timeout S   wall-clock limit (default 300)
 #     --smp N       vCPUs (default 2), or a full -smp spec like sockets=1,cores=2,threads=2
 #     --mem MB      memory (default 1024)
-#     --tcg MODE    single | multi: TCG threading (default single, see VM.md)
+#     --tcg MODE    single | multi: TCG threading (default single, see docs/vm.md)
 #     --append STR  extra kernel command line (gs.* parameters for the plan)
 #     --qemu ARGS   extra qemu arguments, split on spaces (e.g. -numa ...)
 # Environment: VM_ACCEL=kvm|tcg|auto (default auto: KVM only when /dev/kvm

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# lavd's core compaction, measured (issue 6 evidence): one boot of the
+# lavd's core compaction, measured (the evidence for docs/results.md): one boot of the
 # sched_ext kernel on a shaped machine (default 2 sockets x 2 cores, one
 # NUMA node each) runs one lavd instance through an idle period, a light
 # framebench run (proton capped at 10 FPS: four emulated

@@ -10,7 +10,7 @@
 #   - a hang is ended by the boot's timeout and fails; any failure prints
 #     the end of the serial log.
 #
-# TCG and repeated scheduler loads (VM.md): under -accel tcg,thread=multi
+# TCG and repeated scheduler loads (docs/vm.md, emulator caveats): under -accel tcg,thread=multi
 # the second enable of a BPF scheduler in one boot can panic the guest (an
 # emulator race). Plans that load and unload run under thread=single by
 # default. With --tcg multi, a guest panic is retried once under
@@ -168,7 +168,7 @@ boot "$tcg" ""
 retried=""
 if panicked && [ "$tcg" = multi ]; then
 	echo "vm: the guest panicked under TCG thread=multi (the emulator's"
-	echo "vm: re-enable race, VM.md); panic excerpt:"
+	echo "vm: re-enable race, docs/vm.md); panic excerpt:"
 	grep -E -m 5 -A 3 'Kernel panic|BUG: |Oops|int3' "$LOG" | sed 's/^/    /'
 	echo "vm: RETRYING ONCE under thread=single (this retry is part of the result)"
 	cp "$LOG" "$out/serial-panic.log"

@@ -6,7 +6,7 @@
 # line when qemu or the kernel is missing.
 #
 #   vm/test-vm.sh        the vm-test plan (vm/plans/test.sh), -smp 2
-#   vm/test-vm.sh topo   the topology plan (vm/plans/topo.sh, issue 6) on
+#   vm/test-vm.sh topo   the topology plan (vm/plans/topo.sh: domains, energy) on
 #                        a shaped machine: 4 vCPUs as 2 sockets x 2 cores,
 #                        one NUMA node per socket (the emulated CPU's L3
 #                        is per socket), so lavd sees two compute domains

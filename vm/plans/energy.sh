@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Guest plan of vm/energy.sh (issue 6 evidence): one lavd instance under
+# Guest plan of vm/energy.sh (core compaction measured): one lavd instance under
 # the autopilot (or gs.lavdargs), a statistics line every 0.5 s, through
 # three loads in a row - idle, a light framebench run (proton capped at
 # gs.lightfps FPS) and a heavy one (strategy uncapped with 2 CPU hogs).

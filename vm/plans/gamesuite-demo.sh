@@ -16,7 +16,7 @@
 #   gs.ablation=ARGS lavd options of the ablation, commas for spaces
 #                    (default --no-wake-sync; "none" leaves it out)
 # Results: "RESULT gamesuite PASS|FAIL exit=N", FILE gamesuite.json,
-# FILE gamesuite.html. VM.md: under emulation only effects of about 1.2x
+# FILE gamesuite.html. docs/vm.md: under emulation only effects of about 1.2x
 # and more separate with ~5 pairs; wake-up latency differs between TCG
 # modes, frame-time medians and throughput keep their direction.
 
@@ -48,7 +48,7 @@ set -- --sched eevdf --sched lavd
 gs_out "PHASE gamesuite repeat=$repeat duration=$duration ablation=$ablation"
 # The fixed-work probe is recorded per run but not used to discard runs:
 # in this VM it flagged lavd's runs far more often than the default's,
-# which would bias the comparison (README, gamesuite). Host contention is
+# which would bias the comparison (docs/gamesuite.md). Host contention is
 # best watched from the host.
 gamesuite run /tmp/demo.suite "$@" --load-timeout 90s --retries 1 \
 	--json /tmp/gamesuite.json --html /tmp/gamesuite.html \

@@ -259,7 +259,7 @@ else
 fi
 fi
 
-# ---- issue 5: futex holders, preemption, each feature off, churn --------
+# ---- futex holders, preemption, each feature off, churn ----------------
 
 # fb_run ARGS...: framebench, quietly; FBRC, FRAMES, CONTENDED set.
 fb_run() {

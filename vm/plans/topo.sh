@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Guest plan of `make vm-test-topo` (issue 6, also run by `make test`): lavd on a
+# Guest plan of `make vm-test-topo` (domains and energy, also run by `make test`): lavd on a
 # shaped machine, 4 vCPUs as 2 sockets x 2 cores with one NUMA node and
 # one LLC per socket (vm/test-vm-topo.sh boots it), so lavd sees two
 # compute domains. Phases (each prints one RESULT line):
@@ -19,7 +19,7 @@
 #             (512); in powersave mode (little cores first) a single
 #             heavy thread must end up on a big core (sampled from
 #             /proc/PID/stat). (The active set cannot stay small here:
-#             sizing counts each CPU at 50 % (LAVD.md), so one busy
+#             sizing counts each CPU at 50 % (docs/lavd.md), so one busy
 #             thread, 1.25 x 1024 required, takes all four CPUs.)
 #   autopower --autopower with a profile file: low-power -> powersave,
 #             performance -> performance, custom -> autopilot; with
