@@ -501,20 +501,7 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	}
 	gs_jw_obj_end(&w);
 
-	gs_jw_obj(&w, "system");
-	gs_jw_str(&w, "kernel", r->sys.kernel);
-	gs_jw_str(&w, "machine", r->sys.machine);
-	gs_jw_str(&w, "hostname", r->sys.hostname);
-	gs_jw_str(&w, "cpu", r->sys.cpu_model);
-	gs_jw_int(&w, "ncpus", r->sys.ncpus);
-	gs_jw_str(&w, "governor", r->sys.governor);
-	gs_jw_str(&w, "scheduler", r->sys.scheduler);
-	gs_jw_obj(&w, "sched_ext");
-	gs_jw_bool(&w, "present", r->sys.scx.present);
-	gs_jw_str(&w, "state", r->sys.scx.state);
-	gs_jw_str(&w, "ops", r->sys.scx.ops);
-	gs_jw_obj_end(&w);
-	gs_jw_obj_end(&w);
+	gs_sysinfo_json(&w, &r->sys);
 
 	gs_jw_obj_end(&w);
 	gs_jw_done(&w);

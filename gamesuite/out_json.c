@@ -13,20 +13,6 @@
 #include "outfmt.h"
 #include "util.h"
 
-static void scx_snap(struct gs_jw *j, const char *key,
-		     const struct gs_scx *s)
-{
-	gs_jw_obj(j, key);
-	gs_jw_bool(j, "present", s->present);
-	gs_jw_str(j, "state", s->state);
-	gs_jw_str(j, "ops", s->ops);
-	if (s->enable_seq >= 0)
-		gs_jw_int(j, "enable_seq", s->enable_seq);
-	else
-		gs_jw_null(j, "enable_seq");
-	gs_jw_obj_end(j);
-}
-
 static void cell_json(struct gs_jw *j, const char *label,
 		      const struct gsu_cell *c, bool base)
 {
@@ -79,8 +65,8 @@ static void run_json(struct gs_jw *j, const struct gsu_results *r,
 	gs_jw_num(j, "probe_ms_before", run->probe_ms_before);
 	gs_jw_num(j, "probe_ms_after", run->probe_ms_after);
 	gs_jw_str(j, "governor", run->governor);
-	scx_snap(j, "sched_ext_before", &run->scx_before);
-	scx_snap(j, "sched_ext_after", &run->scx_after);
+	gs_scx_json(j, "sched_ext_before", &run->scx_before);
+	gs_scx_json(j, "sched_ext_after", &run->scx_after);
 	gs_jw_obj_end(j);
 	gs_jw_num(j, "load_s", run->load_s);
 	gs_jw_num(j, "wall_s", run->wall_s);
@@ -136,15 +122,7 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 	gs_jw_str(&j, "disturbed", r->set.keep_disturbed ? "keep" : "repeat");
 	gs_jw_str(&j, "sched_ext_root", r->set.scx_root);
 	gs_jw_obj_end(&j);
-	gs_jw_obj(&j, "machine");
-	gs_jw_str(&j, "kernel", r->machine.kernel);
-	gs_jw_str(&j, "arch", r->machine.machine);
-	gs_jw_str(&j, "hostname", r->machine.hostname);
-	gs_jw_str(&j, "cpu_model", r->machine.cpu_model);
-	gs_jw_int(&j, "ncpus", r->machine.ncpus);
-	gs_jw_str(&j, "governor", r->machine.governor);
-	scx_snap(&j, "sched_ext", &r->machine.scx);
-	gs_jw_obj_end(&j);
+	gs_sysinfo_json(&j, &r->machine);
 	gs_jw_num(&j, "started_epoch", r->started_epoch);
 	gs_jw_num(&j, "ended_epoch", r->ended_epoch);
 

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "util.h"
 
 static void read_cpu_model(char *dst, size_t len)
@@ -102,6 +103,33 @@ void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root)
 								     : "cfs",
 			   sizeof(si->scheduler));
 	}
+}
+
+void gs_scx_json(struct gs_jw *w, const char *key, const struct gs_scx *s)
+{
+	gs_jw_obj(w, key);
+	gs_jw_bool(w, "present", s->present);
+	gs_jw_str(w, "state", s->state);
+	gs_jw_str(w, "ops", s->ops);
+	if (s->enable_seq >= 0)
+		gs_jw_int(w, "enable_seq", s->enable_seq);
+	else
+		gs_jw_null(w, "enable_seq");
+	gs_jw_obj_end(w);
+}
+
+void gs_sysinfo_json(struct gs_jw *w, const struct gs_sysinfo *si)
+{
+	gs_jw_obj(w, "system");
+	gs_jw_str(w, "kernel", si->kernel);
+	gs_jw_str(w, "arch", si->machine);
+	gs_jw_str(w, "hostname", si->hostname);
+	gs_jw_str(w, "cpu_model", si->cpu_model);
+	gs_jw_int(w, "ncpus", si->ncpus);
+	gs_jw_str(w, "governor", si->governor);
+	gs_jw_str(w, "scheduler", si->scheduler);
+	gs_scx_json(w, "sched_ext", &si->scx);
+	gs_jw_obj_end(w);
 }
 
 /* user nice system idle iowait irq softirq steal (guest time is already

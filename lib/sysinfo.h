@@ -43,6 +43,17 @@ struct gs_sysinfo {
 /* This machine, with the sched_ext state read under scx_root. */
 void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root);
 
+struct gs_jw;
+/*
+ * The one JSON form of these, shared by every tool's output:
+ *   "system": { "kernel", "arch", "hostname", "cpu_model", "ncpus",
+ *               "governor", "scheduler", "sched_ext": {...} }
+ * and a sched_ext snapshot as member key:
+ *   { "present", "state", "ops", "enable_seq" (null when unknown) }
+ */
+void gs_sysinfo_json(struct gs_jw *w, const struct gs_sysinfo *si);
+void gs_scx_json(struct gs_jw *w, const char *key, const struct gs_scx *s);
+
 /* Whether a sched_ext scheduler is enabled, and its ops name into ops
  * (may be NULL). */
 bool gs_scx_active(char *ops, size_t opslen);

@@ -47,7 +47,8 @@ for p in proton unreal esports strategy; do
 	"$J" "$T/$p.json" system.scheduler config.profile calibration.loops_per_us \
 		wake_latency_us.worker.p99 chain.wakeups_per_frame chain.ops_per_frame \
 		input_latency_ms.p50 audio.deadline_misses lock_wait.acquisitions \
-		config.seed >"$T/$p.more" || fail "$p: JSON lacks a detail key"
+		config.seed system.arch system.ncpus system.sched_ext.present \
+		>"$T/$p.more" || fail "$p: JSON lacks a detail key"
 	[ "$(sed -n 2p "$T/$p.more")" = "$p" ] || fail "$p: config.profile is $(sed -n 2p "$T/$p.more")"
 	[ "$(sed -n 10p "$T/$p.more")" = 3 ] || fail "$p: config.seed is not 3"
 	# the engine performs the chain the plan describes, frame by frame

@@ -89,6 +89,9 @@ expect "$T/g.json" workloads.fake-game.metrics.avg_fps.schedulers.eevdf.n 5
 expect "$T/g.json" workloads.absent.status skipped
 expect "$T/g.json" summary.kept 10
 expect "$T/g.json" summary.warmup 2
+"$JG" "$T/g.json" system.kernel system.arch system.cpu_model system.ncpus \
+	system.scheduler system.sched_ext.present >/dev/null &&
+	ok "system description present" || bad "system description missing"
 "$JG" "$T/g.json" workloads.fake-game.metrics.low01_percentile_fps.schedulers.slow.ratio_hi \
 	workloads.fake-game.metrics.low1_integral_fps.schedulers.slow.median >/dev/null &&
 	ok "interval and integral low present" || bad "interval/integral missing"

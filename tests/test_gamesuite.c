@@ -690,6 +690,12 @@ static void outputs(void **state)
 	assert_true(gs_json_num_at(doc, "summary.kept", 0) == 15);
 	assert_true(gs_json_num_at(doc, "summary.ejected", 0) == 1);
 	assert_int_equal(gs_json_path(doc, "runs")->len, 19);
+	/* the system description every tool writes the same way */
+	assert_non_null(gs_json_path(doc, "system.arch"));
+	assert_non_null(gs_json_path(doc, "system.cpu_model"));
+	assert_int_equal(gs_json_path(doc, "system.sched_ext.present")->type,
+			 GS_JBOOL);
+	assert_null(gs_json_path(doc, "machine"));
 	gs_json_free(doc);
 
 	assert_int_equal(gsu_out_html(hpath, &y.r, &t), 0);
