@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sysinfo.h"
 #include "util.h"
 
 int fb_marker_fd = -1;
@@ -15,24 +16,19 @@ static int tgid;
 
 int fb_markers_open(void)
 {
-	static const char *const paths[] = {
-		"/sys/kernel/tracing/trace_marker",
-		"/sys/kernel/debug/tracing/trace_marker",
-	};
-	int err = ENOENT;
+	char dir[512], path[600];
 
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		fb_marker_fd = open(paths[i], O_WRONLY | O_CLOEXEC);
+	if (!gs_tracefs_dir(dir, sizeof(dir))) {
+		snprintf(path, sizeof(path), "%s/trace_marker", dir);
+		fb_marker_fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fb_marker_fd >= 0) {
 			fb_markers_set_pid();
 			return 0;
 		}
-		if (errno != ENOENT)
-			err = errno;
 	}
 	gs_warn("--trace-markers: no tracefs trace_marker (%s; mount tracefs "
 		"on /sys/kernel/tracing); continuing without markers",
-		strerror(err));
+		strerror(errno));
 	return -1;
 }
 

@@ -16,7 +16,8 @@
 
 extern int fb_marker_fd;	/* -1 when markers are off */
 
-/* Opens trace_marker (tracefs, then debugfs); 0, or -1 after a warning. */
+/* Opens trace_marker where tracefs is (gs_tracefs_dir); 0, or -1 after a
+ * warning. */
 int fb_markers_open(void);
 void fb_markers_close(void);
 /* Call in each process after fork: markers carry the writer's tgid. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sysinfo.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,46 @@ void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root)
 								     : "cfs",
 			   sizeof(si->scheduler));
 	}
+}
+
+/* dir holds trace_marker; remembers in *err why not, ENOENT being the
+ * least telling reason */
+static bool has_trace_marker(const char *dir, int *err)
+{
+	char p[600];
+
+	snprintf(p, sizeof(p), "%s/trace_marker", dir);
+	if (!access(p, F_OK))
+		return true;
+	if (errno != ENOENT || !*err)
+		*err = errno;
+	return false;
+}
+
+int gs_tracefs_dir(char *dir, size_t len)
+{
+	static const char *const usual[] = { "/sys/kernel/tracing",
+					     "/sys/kernel/debug/tracing" };
+	char mdir[512], type[64];
+	int err = 0;
+	FILE *m = fopen("/proc/mounts", "r");
+
+	if (m) {
+		while (fscanf(m, "%*s %511s %63s %*[^\n]", mdir, type) == 2)
+			if (!strcmp(type, "tracefs") && has_trace_marker(mdir, &err)) {
+				fclose(m);
+				gs_strlcpy(dir, mdir, len);
+				return 0;
+			}
+		fclose(m);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(usual); i++)
+		if (has_trace_marker(usual[i], &err)) {
+			gs_strlcpy(dir, usual[i], len);
+			return 0;
+		}
+	errno = err ? err : ENOENT;
+	return -1;
 }
 
 void gs_scx_json(struct gs_jw *w, const char *key, const struct gs_scx *s)

@@ -43,6 +43,15 @@ struct gs_sysinfo {
 /* This machine, with the sched_ext state read under scx_root. */
 void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root);
 
+/*
+ * The tracefs directory (the one holding trace_marker): a tracefs mount
+ * listed in /proc/mounts, else /sys/kernel/tracing, else
+ * /sys/kernel/debug/tracing. Returns 0 with it in dir, or -1 with errno
+ * set: ENOENT when there is none, else why one could not be reached
+ * (EACCES for a non-root user, ...). Mounts nothing.
+ */
+int gs_tracefs_dir(char *dir, size_t len);
+
 struct gs_jw;
 /*
  * The one JSON form of these, shared by every tool's output:

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,6 +406,20 @@ static void sched_ext_reader(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+static void tracefs_probe(void **state)
+{
+	char dir[512], p[600];
+
+	(void)state;
+	errno = 0;
+	if (gs_tracefs_dir(dir, sizeof(dir))) {
+		assert_true(errno != 0);	/* no tracefs on this machine */
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/trace_marker", dir);
+	assert_int_equal(access(p, F_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +434,7 @@ int main(void)
 		cmocka_unit_test(option_parsing),
 		cmocka_unit_test(whole_file_reader),
 		cmocka_unit_test(sched_ext_reader),
+		cmocka_unit_test(tracefs_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
