@@ -12,6 +12,7 @@
 #
 #   bench/framebench-sensitivity.sh [-r ROUNDS] [-d DURATION] [-p PROFILE]...
 #   (defaults: 5 rounds, 10s, profiles proton and esports)
+# The figures it gave are in docs/results.md ("framebench sees scheduling").
 set -eu
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}

@@ -16,6 +16,7 @@
 # The machine is shared: the load average is printed before and after.
 #
 #   bench/frametrace-overhead.sh [ROUNDS [ROUND_TRIPS]]   (root)
+# The figures it gave are in docs/results.md ("frametrace overhead").
 set -eu
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
