@@ -18,6 +18,9 @@
  * running kernel has and the verifier drops the other branches. libbpf
  * resolves a kfunc by the name before its last "___", so the "___lavd"
  * tails below only keep our declarations apart from vmlinux.h's.
+ *
+ * Needs: vmlinux.h and the libbpf BPF headers, which lavd.bpf.h includes
+ * just before this file.
  */
 #ifndef LAVD_COMPAT_BPF_H
 #define LAVD_COMPAT_BPF_H

@@ -6,7 +6,7 @@
  * it is unit-tested on the host (tests/test_lavd_domains.c).
  *
  * A compute domain is the set of online CPUs sharing a NUMA node, a
- * last-level cache and a core type (LAVD.md); each gets its own queue in
+ * last-level cache and a core type (docs/lavd.md); each gets its own queue in
  * BPF. Its neighbours are the other domains, nearest first: distance 0
  * shares the LLC (the other core type), 1 shares the node, 2 is another
  * node.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Compute domains and the load balancing between them (LAVD.md, "Shape"
+ * Compute domains and the load balancing between them (docs/lavd.md, "Shape"
  * and "Multi-domain balancing"). A domain is the set of online CPUs that
  * share a NUMA node, an LLC and a core type; each has its own
  * earliest-deadline queue (DSQ id = domain index). The loader computes
@@ -12,8 +12,9 @@
  *     total (in proportion to its active capacity) makes it a stealer
  *     (under-loaded), a stealee (over-loaded, with queued tasks) or
  *     neither, with hysteresis and budgets of tasks (energy.h);
- *   - stealing at dispatch: a CPU of a stealer domain first takes the
- *     earliest task of a stealee neighbour while both have budget,
+ *   - stealing at dispatch: a CPU of a stealer domain takes the
+ *     earliest task of a stealee neighbour before its own domain's queue
+ *     (its pinned queue may still go first), while both have budget,
  *     nearest first, a farther node with hesitation (one try in two);
  *   - donation at wake-up (idle.bpf.h): a waking task whose domain is a
  *     stealee goes to an idle CPU of a stealer neighbour;
@@ -21,6 +22,8 @@
  *     takes work from any neighbour's queue rather than idle; and a task
  *     queued while no CPU of its domain is idle wakes an idle CPU of
  *     another domain (enqueue), which then force-steals it.
+ *
+ * Needs: lavd.bpf.h only.
  */
 #ifndef LAVD_DOMAIN_BPF_H
 #define LAVD_DOMAIN_BPF_H
@@ -109,7 +112,7 @@ static long steal_one(u64 idx, void *data)
 		if (READ_ONCE(from->role) != LAVD_ROLE_STEALEE ||
 		    READ_ONCE(from->give_budget) <= 0)
 			return 0;
-		/* another node: with hesitation (LAVD.md) */
+		/* another node: with hesitation (docs/lavd.md) */
 		if (dist >= 2 && (bpf_get_prandom_u32() & 1))
 			return 0;
 	}

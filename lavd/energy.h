@@ -6,7 +6,7 @@
  * performance criticality, the cpufreq target, and the stealer/stealee
  * planning between compute domains. No maps, no kfuncs, no globals: the
  * same header is compiled into the BPF object and into host C, where
- * tests/test_lavd_energy.c checks it with cmocka. ../shared/brief/LAVD.md
+ * tests/test_lavd_energy.c checks it with cmocka. docs/lavd.md
  * ("Energy and topology") gives the reference's behaviour; every place
  * where we differ says so.
  *
@@ -27,9 +27,9 @@
 
 /* ---- core compaction ---- */
 
-/* Required capacity gets 25 % headroom for sudden load (LAVD.md). */
+/* Required capacity gets 25 % headroom for sudden load (docs/lavd.md). */
 #define LAVD_CC_HEADROOM_SHIFT	2
-/* Each active CPU is counted at 50 % of its capacity (LAVD.md). */
+/* Each active CPU is counted at 50 % of its capacity (docs/lavd.md). */
 #define LAVD_CC_PER_CPU_PCT	50ULL
 /*
  * Our decision: the reference resizes the active set from scratch every
@@ -105,7 +105,7 @@ static inline __u32 lavd_cc_fill(__u64 req, const __u16 *cap, __u32 n)
 /* ---- power modes: the autopilot ---- */
 
 /*
- * Autopilot thresholds on the required capacity (LAVD.md, as the
+ * Autopilot thresholds on the required capacity (docs/lavd.md, as the
  * reference): powersave while it stays within half of the smallest CPU,
  * performance above half of the total capacity (a quarter with SMT: the
  * second threads add little), balanced in between.
@@ -219,7 +219,7 @@ LAVD_INLINE __u64 lavd_perf_cri(__u64 wait_hz, __u64 wake_hz, __u64 demand,
  * of the active capacity (1024 = all big). Tasks below the average get
  * the little share first: with a little share under one half the
  * threshold lies between min and avg, above one half between avg and max
- * (LAVD.md; the reference's interpolation). No big core active: nobody
+ * (docs/lavd.md; the reference's interpolation). No big core active: nobody
  * qualifies (max + 1); all big: everybody (0).
  */
 LAVD_INLINE __u64 lavd_perf_thresh(__u64 min, __u64 avg, __u64 max,
@@ -257,7 +257,7 @@ LAVD_INLINE bool lavd_wants_big(bool have_little, __u64 demand,
 /*
  * The cpufreq target of a CPU (scx_bpf_cpuperf_set, 1024 = maximum) from
  * its utilisation: the larger of the last interval's and the running
- * average, so that a spike is answered at once (LAVD.md).
+ * average, so that a spike is answered at once (docs/lavd.md).
  */
 LAVD_INLINE __u32 lavd_cpuperf_target(__u64 util_cur, __u64 util_avg)
 {

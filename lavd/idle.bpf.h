@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * CPU selection for a waking task (ops.select_cpu) and for a queued task
- * that may find an idle CPU at enqueue time (LAVD.md, "CPU selection").
+ * that may find an idle CPU at enqueue time (docs/lavd.md, "CPU selection").
  * Only usable CPUs are considered: the active set of core compaction and
  * the overflow set (power.bpf.h); a task that wants a big core (or a
  * little one) looks at domains of that core type first.
@@ -19,6 +19,9 @@
  * A returned CPU with *is_idle set was claimed (its idle bit cleared): the
  * caller must place the task there directly. Without an idle CPU the home
  * CPU is returned: the task is queued in its domain.
+ *
+ * Needs: lavd.bpf.h; domain.bpf.h (struct dom_ctx, get_dom, dom_mask,
+ * dom_neighbour); power.bpf.h (the usable set, add_overflow, core types).
  */
 #ifndef LAVD_IDLE_BPF_H
 #define LAVD_IDLE_BPF_H

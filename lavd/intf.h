@@ -4,7 +4,7 @@
  * BPF timer publishes (map "lavd_stats", also read by `lavd --monitor`), and
  * the exit information the scheduler's ops.exit() leaves for the loader.
  * The skeleton only declares the types of BPF globals, so every struct the
- * two sides exchange lives here (VM.md).
+ * two sides exchange lives here (docs/vm.md, building the BPF side).
  */
 #ifndef LAVD_INTF_H
 #define LAVD_INTF_H
@@ -38,7 +38,7 @@
 #define LAVD_KICK_NEVER		1	/* slice := 1 only (the reference) */
 #define LAVD_KICK_ALWAYS	2	/* IPI at every eviction */
 
-/* Compute domains (issue 6): one per (NUMA node, LLC, core type). */
+/* Compute domains: one per (NUMA node, LLC, core type). */
 #define LAVD_MAX_DOMS		64
 /* Neighbour distances: 0 same LLC (other core type), 1 same node, 2 other node. */
 #define LAVD_DOM_DIST		3
@@ -87,7 +87,7 @@ struct lavd_stats {
 	__u64 nr_local_pinned;	/* migration-disabled / exiting, local queue */
 	__u64 nr_steal;		/* dispatches from another domain's queue */
 	__u64 nr_stall_skips;	/* dispatches refused by the debug stall knob */
-	/* preemption (issue 5), cumulative */
+	/* preemption, lock holders, slices, cumulative */
 	__u64 nr_preempt;	/* evictions: a victim CPU's slice was cut */
 	__u64 nr_preempt_kick;	/* ... of them with an immediate IPI */
 	__u64 nr_preempt_try;	/* enqueues that looked for a victim */
@@ -107,7 +107,7 @@ struct lavd_stats {
 	__u64 util_pct;		/* CPU utilisation of the last interval, % */
 	__u64 nr_samples_lost;	/* sched samples that found the ring full */
 	__u64 nr_keep;		/* dispatches that let the previous task go on */
-	/* topology and energy (issue 6); nr_active above: the active set */
+	/* topology and energy; nr_active above: the active set */
 	__u64 nr_cpus;		/* online CPUs */
 	__u64 nr_overflow;	/* CPUs outside the active set in use (pinned work) */
 	__u64 power_mode;	/* LAVD_PM_* now */

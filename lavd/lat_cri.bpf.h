@@ -4,6 +4,8 @@
  * arithmetic lives in policy.h; this file decides when each input is
  * sampled and keeps the runnable-service average the lag is measured
  * against. Included by lavd.bpf.c only.
+ *
+ * Needs: lavd.bpf.h only.
  */
 #ifndef LAVD_LAT_CRI_BPF_H
 #define LAVD_LAT_CRI_BPF_H
@@ -57,7 +59,7 @@ static __always_inline u64 avg_svc(void)
 
 /*
  * Context boosts that belong to the task itself, recomputed at each
- * placement (LAVD.md): kernel threads serve latency-critical work, more
+ * placement (docs/lavd.md): kernel threads serve latency-critical work, more
  * so ksoftirqd and workers; restricted placement tends to delay a task.
  */
 static __always_inline u64 static_boost(const struct task_struct *p)
@@ -85,7 +87,7 @@ static __always_inline u64 static_boost(const struct task_struct *p)
  * Samples run_freq, starts a new burst, collects the wakeup boosts, and
  * credits the waker's wake_freq and the waker/wakee inheritance.
  *
- * Our decision (LAVD.md): the waker is credited across processes (the
+ * Our decision (docs/lavd.md): the waker is credited across processes (the
  * reference only credits tasks with the same parent), because the chains
  * that matter cross them (game -> wine server -> compositor -> audio);
  * kernel threads and interrupt context stay out.

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lavd: a latency-criticality aware virtual deadline scheduler for
- * sched_ext (../shared/brief/LAVD.md). This file holds the sched_ext
- * callbacks, each short and saying why it does what it does; the policy
- * itself sits in the concern files included below and its arithmetic in
- * policy.h.
+ * sched_ext (design: docs/lavd.md). This file holds the sched_ext
+ * callbacks; the policy itself sits in the concern files included below
+ * and its arithmetic in policy.h.
  *
  * Shape: tasks wait in one earliest-virtual-deadline queue per compute
  * domain (NUMA node x LLC x core type; one global queue on a single-LLC
@@ -17,10 +16,29 @@
  * adapts to keep the queue's latency near 10 ms, is boosted for long
  * runners while there is room, and capped while pinned tasks wait.
  * Probable futex holders are not evicted and get one slice extension.
- * Energy (issue 6): tasks are placed on the CPUs of the active set only
- * (core compaction, power modes), on a big or little core by their
- * performance criticality, and queued work moves between domains by a
+ * Energy: tasks are placed on the CPUs of the active set only (core
+ * compaction, power modes), on a big or little core by their performance
+ * criticality, and queued work moves between domains by a
  * stealer/stealee plan, stealing, donation and force-steal.
+ *
+ * This is the only compilation unit. The concern files, in include order;
+ * each uses only what the files before it define (its top says which):
+ *
+ *   lavd.bpf.h      common state: task/CPU contexts, the loader's settings,
+ *                   system-wide globals, accessors (it includes
+ *                   compat.bpf.h, intf.h, policy.h and energy.h)
+ *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,
+ *                   the runnable-service average for EEVDF-style lag
+ *   lock.bpf.h      futex lock-holder tracking (fexit or syscall tracepoints)
+ *   slice.bpf.h     per-task slice: boost for long runners, pinned-task cap,
+ *                   remote shrink, the holder's slice extension
+ *   pinned.bpf.h    per-CPU queues for tasks pinned to one CPU
+ *   domain.bpf.h    compute domains: queues, stealer/stealee plan, stealing
+ *   power.bpf.h     core compaction, power modes, big/little, cpufreq
+ *   idle.bpf.h      CPU selection for a waking task
+ *   preempt.bpf.h   wake-up preemption: victim choice and eviction
+ *   sample.bpf.h    sampled scheduling decisions into a ring buffer
+ *   sys_stat.bpf.h  10 ms timer: queue length, slice, published statistics
  */
 #include "lavd.bpf.h"
 #include "lat_cri.bpf.h"
@@ -36,11 +54,7 @@
 
 char _license[] SEC("license") = "GPL";
 
-/*
- * ops.select_cpu: a task wakes up. Choose its CPU; if that CPU is idle,
- * hand the task to it directly (local queue), skipping the shared queue
- * and ops.enqueue: an idle CPU has nothing to compete with.
- */
+/* A task wakes up: choose its CPU (idle.bpf.h). */
 SEC("struct_ops/lavd_select_cpu")
 s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
@@ -53,6 +67,7 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 		return prev_cpu;
 	cpu = pick_cpu(p, taskc, prev_cpu, wake_flags, &is_idle);
 	taskc->direct = is_idle;
+	/* an idle CPU has nothing to compete with: skip the queues */
 	if (is_idle) {
 		taskc->last_enq_clk = lavd_now();
 		taskc->pinned_q = false;
@@ -66,21 +81,7 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 	return cpu;
 }
 
-/*
- * ops.enqueue: the task needs a CPU and was not placed directly. Tasks
- * that must stay where they are (migration disabled, exiting) go to their
- * CPU's local queue. The others get a virtual deadline and a home CPU:
- * their CPU if it is usable (active set) and of the right core type, else
- * one in the nearest such domain (idle.bpf.h); then, in order: the home
- * CPU if it went idle; a task pinned to one CPU joins that CPU's pinned
- * queue; an idle usable CPU (of the home domain first) is woken for the
- * domain's queue; failing that, a boosted slice on its CPU that already
- * ran a system slice is called in (slice.bpf.h), or a latency-critical
- * task may evict a running one (preempt.bpf.h); else it waits in its
- * home domain's queue. A task handed over with SCX_ENQ_LAST (dispatch
- * decided it should leave its CPU, power.bpf.h) that finds no other
- * home stays where it is.
- */
+/* A task needs a CPU and was not placed directly (select_cpu). */
 SEC("struct_ops/lavd_enqueue")
 void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 {
@@ -122,6 +123,7 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	if (taskc->greedy)
 		cpuc->nr_greedy++;
 
+	/* fault injection: queued, and dispatch moves nothing */
 	if (READ_ONCE(debug_stall)) {
 		lavd_dsq_insert_vtime(p, dom_dsq(dom), slice, vdl, enq_flags);
 		return;
@@ -130,6 +132,8 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	/* Where it belongs: usable, of the right core type. */
 	if (!is_pinned(p)) {
 		home = home_cpu(p, taskc, cpu);
+		/* SCX_ENQ_LAST: dispatch left its slice at 0 so that it
+		 * leaves this CPU (should_move, power.bpf.h) */
 		if (home != cpu && (enq_flags & SCX_ENQ_LAST)) {
 			/* leaving its CPU: straight to an idle one if any */
 			idle = idle_cpu_for(p, cpu_to_dom(home));
@@ -161,6 +165,7 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
+	/* only its CPU can run it: that CPU's own queue (pinned.bpf.h) */
 	if (is_pinned(p)) {
 		if (try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
 			return;
@@ -170,7 +175,8 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 
 	/* An idle CPU is woken once the task is queued; with none, a boost
-	 * on its CPU is called in, or it may evict a running task. */
+	 * on its CPU that already ran a system slice is called in
+	 * (slice.bpf.h), or it may evict a running task (preempt.bpf.h). */
 	idle = idle_cpu_for(p, dom);
 	if (idle < 0)
 		revoke = boost_to_revoke(taskc, cpu);
@@ -187,19 +193,7 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 }
 
-/*
- * ops.dispatch: this CPU has nothing to run. A futex holder whose slice
- * ran out keeps the CPU for one more slice. Otherwise, on a usable CPU
- * (active or overflow set): a stealer domain's CPU first takes planned
- * work from an over-loaded neighbour (domain.bpf.h); then the earliest
- * deadline of this CPU's pinned queue and its domain's queue; else it
- * force-steals from any neighbour (work conservation). A CPU outside the
- * active set takes only work pinned to it. If all are empty, the previous
- * task goes on with a fresh slice rather than idling the CPU - unless it
- * should leave this CPU (the CPU left the active set, or it wants a big
- * core and one is idle): then its slice stays at 0 and the kernel hands
- * it to ops.enqueue with SCX_ENQ_LAST.
- */
+/* This CPU has nothing to run: find it work, else keep the previous task. */
 SEC("struct_ops/lavd_dispatch")
 void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 {
@@ -210,25 +204,35 @@ void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 
 	if (!cpuc)
 		return;
+	/* fault injection: nothing runs until the watchdog ejects lavd */
 	if (READ_ONCE(debug_stall)) {
 		cpuc->nr_stall_skips++;
 		return;
 	}
+	/* the waiters of a futex holder's lock would wait behind the queue */
 	if (extend_holder(prev, cpuc))
 		return;
+	/* pinned tasks can run nowhere else: theirs first unless the domain
+	 * queue's head has the earlier deadline (before any steal) */
 	if (dispatch_pinned_first(cpu, own))
 		return;
+	/* outside the active and overflow sets a CPU takes only pinned work */
 	usable = cpu_usable(cpu);
 	if (usable) {
+		/* the plan moves work off over-loaded domains (domain.bpf.h) */
 		if (steal_planned(own, cpuc))
 			return;
 		if (lavd_dsq_move_to_local(dom_dsq(own)))
 			return;
+		/* work conservation: any neighbour's queue rather than idle */
 		if (steal_forced(own, cpuc))
 			return;
 	}
 	if (lavd_dsq_move_to_local(cpu_dsq(cpu)))
 		return;
+	/* Nothing queued: the previous task goes on rather than idle the
+	 * CPU, unless it should leave it (power.bpf.h): then its slice stays
+	 * at 0 and the kernel hands it to ops.enqueue with SCX_ENQ_LAST. */
 	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
 		taskc = get_task_ctx(prev);
 		if (taskc)
@@ -244,12 +248,7 @@ void BPF_PROG(lavd_dispatch, s32 cpu, struct task_struct *prev)
 	}
 }
 
-/*
- * ops.runnable: the task joins the runnable set. Its service enters the
- * runnable average the lag is measured against; on a real wakeup the
- * wakeup itself is recorded (frequencies, boosts, inheritance) and
- * lat_cri recomputed with those boosts.
- */
+/* The task joins the runnable set. */
 SEC("struct_ops/lavd_runnable")
 void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 {
@@ -258,9 +257,11 @@ void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 
 	if (!taskc)
 		return;
+	/* its service joins the average the lag is measured against */
 	svc_sum_set(taskc, task_weight(p));
 	now = lavd_now();
 	demand_runnable(taskc, now);
+	/* only a real wakeup feeds the frequencies, boosts and inheritance */
 	if (!(enq_flags & SCX_ENQ_WAKEUP))
 		return;
 	note_wakeup(p, taskc, now);
@@ -268,12 +269,7 @@ void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 	update_perf_cri(p, taskc);
 }
 
-/*
- * ops.running: the task got a CPU. Advance the logical clock towards its
- * deadline, give it its slice for this CPU (slice.bpf.h), note what this
- * CPU runs for the victim choice of other CPUs' wakeups, and count
- * migrations and big/little placement (power.bpf.h).
- */
+/* The task got a CPU. */
 SEC("struct_ops/lavd_running")
 void BPF_PROG(lavd_running, struct task_struct *p)
 {
@@ -293,10 +289,12 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	taskc->preempted_by = 0;
 	advance_clock(taskc->vdeadline);
 
+	/* set here, on the CPU it got: the pinned cap depends on the CPU */
 	slice = slice_for_run(p, taskc, cpu, cpuc);
 	lavd_set_slice(p, slice);
 	stop = lavd_est_stop(now, taskc->avg_runtime, slice);
 
+	/* what runs here, for other CPUs' victim choice and slice control */
 	cpuc->running_lat_cri = taskc->lat_cri;
 	cpuc->running_clk = now;
 	cpuc->busy_mark = now;
@@ -306,6 +304,7 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	cpuc->running_flags = CPUF_RUNNING | (taskc->slice_boosted ? CPUF_BOOSTED : 0) |
 			      ((taskc->holder & LAVD_HOLDER) ? CPUF_HOLDER : 0) |
 			      (cpuc->running_flags & CPUF_RT);
+	/* 0 would mean claimed by an eviction */
 	WRITE_ONCE(cpuc->running_stop_clk, stop ? stop : 1);
 	cpuc->nr_sched++;
 	cpuc->sum_lat_cri += taskc->lat_cri;
@@ -316,12 +315,7 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	energy_running(p, taskc, cpuc, cpu);
 }
 
-/*
- * ops.tick: the running task is one tick further. Remember the tick's
- * phase (an eviction by slice := 1 lands on the next one), account busy
- * time for the utilisation, stop the task if pinned tasks have waited
- * here for the pinned cap, and apply this CPU's cpufreq target.
- */
+/* The running task is one tick further. */
 SEC("struct_ops/lavd_tick")
 void BPF_PROG(lavd_tick, struct task_struct *p)
 {
@@ -330,6 +324,8 @@ void BPF_PROG(lavd_tick, struct task_struct *p)
 
 	if (!cpuc)
 		return;
+	/* an eviction by slice := 1 lands on the next tick: its phase and,
+	 * without CONFIG_HZ from the loader, its period matter */
 	if (!tick_ns_cfg && cpuc->last_tick_clk && now > cpuc->last_tick_clk)
 		WRITE_ONCE(tick_ns_est, lavd_tick_learn(READ_ONCE(tick_ns_est),
 							now - cpuc->last_tick_clk));
@@ -338,20 +334,17 @@ void BPF_PROG(lavd_tick, struct task_struct *p)
 		cpuc->busy_ns += now - cpuc->busy_mark;
 		cpuc->busy_mark = now;
 	}
+	/* pinned tasks have waited here for the pinned cap (slice.bpf.h) */
 	if (pinned_slice_ns && now - cpuc->running_clk >= pinned_slice_ns &&
 	    nr_pinned_waiting(bpf_get_smp_processor_id())) {
 		lavd_set_slice(p, 0);
 		cpuc->nr_pinned_cap++;
 	}
+	/* the timer computes each CPU's cpufreq target; its own tick sets it */
 	cpuperf_apply(bpf_get_smp_processor_id(), cpuc);
 }
 
-/*
- * ops.stopping: the task leaves the CPU. Charge what it ran, end its
- * holder state for this run (a holder that stops still holding gets a
- * boost next time, lock.bpf.h), take a sample if one is due, and mark the
- * CPU as running nothing of ours.
- */
+/* The task leaves the CPU. */
 SEC("struct_ops/lavd_stopping")
 void BPF_PROG(lavd_stopping, struct task_struct *p, bool runnable)
 {
@@ -370,8 +363,10 @@ void BPF_PROG(lavd_stopping, struct task_struct *p, bool runnable)
 	if (runnable)
 		taskc->preempted_by = READ_ONCE(cpuc->preempt_by);
 	maybe_sample(p, taskc, cpuc, bpf_get_smp_processor_id(), ran, runnable);
+	/* a holder that stops still holding is boosted next time (lock.bpf.h) */
 	taskc->holder = lavd_holder_next(taskc->holder, LAVD_HEV_STOP);
 
+	/* nothing of ours runs here: no victim for other CPUs */
 	cpuc->running_flags &= CPUF_RT;
 	WRITE_ONCE(cpuc->running_stop_clk, 0);
 	cpuc->running_lat_cri = 0;
@@ -380,11 +375,7 @@ void BPF_PROG(lavd_stopping, struct task_struct *p, bool runnable)
 	cpuc->running_heavy = false;
 }
 
-/*
- * ops.quiescent: the task leaves the runnable set. A real sleep ends a
- * burst (wait_freq, avg_runtime); any dequeue (also a property change)
- * takes its service out of the runnable average.
- */
+/* The task leaves the runnable set. */
 SEC("struct_ops/lavd_quiescent")
 void BPF_PROG(lavd_quiescent, struct task_struct *p, u64 deq_flags)
 {
@@ -392,17 +383,14 @@ void BPF_PROG(lavd_quiescent, struct task_struct *p, u64 deq_flags)
 
 	if (!taskc)
 		return;
+	/* only a real sleep ends a burst, not a property change */
 	if (deq_flags & SCX_DEQ_SLEEP)
 		note_sleep(taskc, lavd_now());
 	demand_quiescent(taskc, lavd_now());
 	svc_sum_clear(taskc);
 }
 
-/*
- * ops.cpu_release: an RT/DL (or stop) task took this CPU from sched_ext.
- * Tasks already handed to its local queue would wait behind it; put them
- * back through ops.enqueue so another CPU can run them.
- */
+/* An RT/DL (or stop) task took this CPU from sched_ext. */
 SEC("struct_ops/lavd_cpu_release")
 void BPF_PROG(lavd_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
 {
@@ -411,11 +399,12 @@ void BPF_PROG(lavd_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
 	/* not a victim for lavd's wakeups while the RT/DL task runs */
 	if (cpuc)
 		cpuc->running_flags |= CPUF_RT;
-	/* each task comes back through ops.enqueue with SCX_ENQ_REENQ */
+	/* its local queue would wait behind that task: each one comes back
+	 * through ops.enqueue (SCX_ENQ_REENQ) to find another CPU */
 	lavd_reenqueue_local();
 }
 
-/* ops.cpu_acquire: the CPU is back from the RT/DL classes. */
+/* The CPU is back from the RT/DL classes. */
 SEC("struct_ops/lavd_cpu_acquire")
 void BPF_PROG(lavd_cpu_acquire, s32 cpu, struct scx_cpu_acquire_args *args)
 {
@@ -425,18 +414,14 @@ void BPF_PROG(lavd_cpu_acquire, s32 cpu, struct scx_cpu_acquire_args *args)
 		cpuc->running_flags &= ~CPUF_RT;
 }
 
-/*
- * ops.init_task: a task enters sched_ext (fork, or already running when
- * lavd loads). Its context lives in task storage, freed with the task.
- * A fork starts greedy (service one lag_max above the runnable average)
- * so that fork bombs cannot jump the queue; existing tasks start even.
- */
+/* A task enters sched_ext (fork, or already running when lavd loads). */
 SEC("struct_ops.s/lavd_init_task")
 s32 BPF_PROG(lavd_init_task, struct task_struct *p, struct scx_init_task_args *args)
 {
 	struct task_ctx *taskc;
 	u64 now = lavd_now(), avg = avg_svc();
 
+	/* task storage is freed with the task */
 	taskc = bpf_task_storage_get(&lavd_task, p, 0,
 				     BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!taskc)
@@ -444,6 +429,7 @@ s32 BPF_PROG(lavd_init_task, struct task_struct *p, struct scx_init_task_args *a
 	taskc->last_runnable_clk = now;
 	taskc->last_running_clk = now;
 	taskc->last_quiescent_clk = now;
+	/* a fork starts greedy, so that fork bombs cannot jump the queue */
 	taskc->svc = args->fork ? avg + lavd_lag_max(task_weight(p)) : avg;
 	taskc->slice = READ_ONCE(sys_slice);
 	taskc->futex_op = -1;
@@ -452,11 +438,7 @@ s32 BPF_PROG(lavd_init_task, struct task_struct *p, struct scx_init_task_args *a
 	return 0;
 }
 
-/*
- * ops.exit_task: the task leaves sched_ext (exit, class change, unload).
- * Take it out of the runnable sums if it is still counted, and drop its
- * storage now rather than when the task struct is freed.
- */
+/* The task leaves sched_ext (exit, class change, unload). */
 SEC("struct_ops/lavd_exit_task")
 void BPF_PROG(lavd_exit_task, struct task_struct *p, struct scx_exit_task_args *args)
 {
@@ -464,17 +446,11 @@ void BPF_PROG(lavd_exit_task, struct task_struct *p, struct scx_exit_task_args *
 
 	if (taskc)
 		svc_sum_clear(taskc);
+	/* now rather than when the task struct is freed */
 	bpf_task_storage_delete(&lavd_task, p);
 }
 
-/*
- * Builds the scheduler's structures before any task is handed over: one
- * queue and one cpumask per compute domain (domain.bpf.h), the
- * active/overflow/big sets (power.bpf.h), then per CPU a scratch cpumask
- * and its place in those masks, the pinned queues, the timer.
- * Loops are bpf_loop() callbacks: the verifier walks each body until its
- * state settles, not once per CPU of the machine.
- */
+/* ops.init per CPU: a scratch cpumask, its place in the domain and energy masks. */
 static long init_cpu(u64 cpu, void *data)
 {
 	struct cpu_ctx *c = get_cpu_ctx_of((s32)cpu);
@@ -498,12 +474,14 @@ static long init_cpu(u64 cpu, void *data)
 	return 0;
 }
 
-/* ops.init: runs once, sleepable, before tasks move to lavd. */
+/* Runs once, sleepable, before any task is handed over. */
 SEC("struct_ops.s/lavd_init")
 s32 BPF_PROG(lavd_init)
 {
 	s32 err = 0;
 
+	/* bpf_loop: the verifier walks each body until its state settles,
+	 * not once per CPU of the machine */
 	WRITE_ONCE(cur_logical_clk, LAVD_DL_COMPETE_WINDOW);
 	WRITE_ONCE(tick_ns_est, tick_ns_cfg ? tick_ns_cfg : LAVD_TICK_NS_DFL);
 	bpf_loop(nr_doms, init_dom, &err, 0);
@@ -519,8 +497,8 @@ s32 BPF_PROG(lavd_init)
 }
 
 /*
- * ops.exit: lavd is leaving (unregistered, error, watchdog). Leave the
- * kernel's reason, message and debug dump where the loader reads them.
+ * lavd is leaving (unregistered, error, watchdog): the kernel's reason,
+ * message and debug dump go where the loader reads them.
  */
 SEC("struct_ops/lavd_exit")
 void BPF_PROG(lavd_exit, struct scx_exit_info *ei)

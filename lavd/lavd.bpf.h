@@ -2,21 +2,11 @@
 /*
  * Common state of the lavd BPF scheduler: per-task and per-CPU contexts,
  * the topology the loader hands over, system-wide globals, and the small
- * accessors every concern file uses. lavd.bpf.c is the only compilation
- * unit; it includes the concern files (*.bpf.h) after this one:
- *
- *   sys_stat.bpf.h  10 ms timer: queue length, slice, published statistics
- *   domain.bpf.h    compute domains: queues, stealer/stealee plan, stealing
- *   power.bpf.h     core compaction, power modes, big/little, cpufreq
- *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,
- *                   the runnable-service average for EEVDF-style lag
- *   lock.bpf.h      futex lock-holder tracking (fexit or syscall tracepoints)
- *   slice.bpf.h     per-task slice: boost for long runners, pinned-task cap,
- *                   remote shrink, the holder's slice extension
- *   pinned.bpf.h    per-CPU queues for tasks pinned to one CPU
- *   idle.bpf.h      CPU selection for a waking task
- *   preempt.bpf.h   wake-up preemption: victim choice and eviction
- *   sample.bpf.h    sampled scheduling decisions into a ring buffer
+ * accessors every concern file uses. lavd.bpf.c, the only compilation
+ * unit, includes this file first and then the concern files (*.bpf.h) in
+ * the order its top comment lists.
+ * Needs: nothing before it; it includes vmlinux.h, the libbpf BPF
+ * headers, compat.bpf.h (kfuncs), intf.h, policy.h and energy.h.
  */
 #ifndef LAVD_BPF_H
 #define LAVD_BPF_H
@@ -54,7 +44,7 @@ const volatile u32 nr_cpus_online = 1;
 const volatile u16 cpu_capacity[LAVD_MAX_CPUS];	/* 1024 = the fastest CPU */
 const volatile u16 cpu_core[LAVD_MAX_CPUS];	/* first SMT sibling */
 /*
- * Compute domains (issue 6, lavd/cpdom.c builds them): one per (NUMA
+ * Compute domains (lavd/cpdom.c builds them): one per (NUMA
  * node, LLC, core type), each with its own queue. dom_nbr[d] lists the
  * other domains nearest first, dom_nbr_dist[d] their distance (0 same
  * LLC, 1 same node, 2 another node). cpu_order[0] is the performance
@@ -150,7 +140,7 @@ struct task_ctx {
 	u32 preempted_by;	/* pid of the wakee that evicted its last run */
 	u32 wake_irq;		/* last woken from: 0 a task, 1 hardirq, 2 softirq */
 	char waker_comm[16];
-	/* issue 6: CPU demand, performance criticality, where it ran */
+	/* energy: CPU demand, performance criticality, where it ran */
 	u64 demand;		/* share of time runnable, /1024 (energy.h) */
 	u64 dem_clk;		/* start of the current demand window */
 	u64 dem_acc;		/* runnable time in it */
@@ -181,7 +171,7 @@ struct cpu_ctx {
 	u64 nr_stall_skips;
 	u64 sum_lat_cri;	/* lat_cri of the tasks run, for the average */
 	u64 max_lat_cri;	/* largest since the timer last looked */
-	/* issue 5 counters */
+	/* preemption, lock holders, slices, pinned tasks, samples */
 	u64 nr_preempt;
 	u64 nr_preempt_kick;
 	u64 nr_preempt_try;
@@ -212,7 +202,7 @@ struct cpu_ctx {
 	u32 preempt_by;		/* pid of the wakee that evicted the running task */
 	u64 last_tick_clk;	/* last ops.tick here */
 	struct bpf_cpumask __kptr *tmp_mask;	/* scratch for mask ANDs */
-	/* issue 6: counters */
+	/* topology and energy: big/little, migrations, stealing, cpufreq */
 	u64 nr_perf_cri;
 	u64 nr_on_big;
 	u64 nr_pc_on_big;

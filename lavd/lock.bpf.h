@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Futex lock holders (LAVD.md, "Lock holders"). Wine and Proton emulate
+ * Futex lock holders (docs/lavd.md, "Lock holders"). Wine and Proton emulate
  * Windows synchronisation on futexes; a thread preempted while it holds
  * such a lock makes every waiter wait for it too. User-space locks enter
  * the kernel only when contended, so the kernel's futex calls show
@@ -24,6 +24,8 @@
  * Every program starts with autoload off ("?"); the loader switches on
  * the ones the kernel has. Programs that run for tasks lavd does not
  * schedule find no task context and do nothing.
+ *
+ * Needs: lavd.bpf.h only.
  */
 #ifndef LAVD_LOCK_BPF_H
 #define LAVD_LOCK_BPF_H

@@ -9,6 +9,8 @@
  * earlier deadline, and while pinned tasks wait there the running task's
  * slice is capped at --pinned-slice-us (slice.bpf.h, and at enqueue
  * below for a task that already runs a longer slice).
+ *
+ * Needs: lavd.bpf.h; slice.bpf.h (nr_pinned_waiting, cut_running_slice).
  */
 #ifndef LAVD_PINNED_BPF_H
 #define LAVD_PINNED_BPF_H

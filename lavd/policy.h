@@ -3,7 +3,7 @@
  * The arithmetic of the LAVD policy as pure functions: no maps, no kfuncs,
  * no globals. The same header is compiled into the BPF object (lavd.bpf.c)
  * and into host C, where tests/test_lavd_policy.c checks it with cmocka.
- * Formulas and constants follow ../shared/brief/LAVD.md; every place where
+ * Formulas and constants follow docs/lavd.md; every place where
  * we deliberately differ from the reference says so.
  *
  * Units: ns for times, Hz for frequencies handed to lavd_lat_cri(), and
@@ -46,7 +46,7 @@
 #define LAVD_LC_RUNTIME_UNIT	(500ULL * LAVD_NSEC_PER_USEC)
 
 /*
- * Context boosts added to the weight multiplier. LAVD.md calls them
+ * Context boosts added to the weight multiplier. docs/lavd.md calls them
  * "units of 1/1024", but the typical values it quotes (1521 for a 120 Hz
  * game thread on wakeup, 2304 for a 1 kHz irq-woken thread) only come out
  * when they are added to 1 as plain integers, as the reference does: a
@@ -125,7 +125,7 @@ LAVD_INLINE __u64 lavd_freq_sample(__u64 interval_ns)
 }
 
 /*
- * Our decision (LAVD.md): frequency EWMAs decay with elapsed time. The
+ * Our decision (docs/lavd.md): frequency EWMAs decay with elapsed time. The
  * reference only updates them when the event happens again, so a thread
  * that stopped waking others keeps its old wake_freq forever. Here a
  * stored frequency f is read as min(f, 2 s / elapsed): while the silence
@@ -164,7 +164,7 @@ LAVD_INLINE __u64 lavd_freq_hz(__u64 freq_fp)
 }
 
 /*
- * Latency criticality (LAVD.md):
+ * Latency criticality (docs/lavd.md):
  *   wait_ft    = min(wait_freq, 100000) + 1
  *   wake_ft    = min(wake_freq, 100000) + 1
  *   runtime_ft = avg_runtime < 1 s ? (1 s - avg_runtime) / 500 us + 1 : 1
@@ -227,7 +227,7 @@ LAVD_INLINE __u64 lavd_lag_max(__u64 weight)
 }
 
 /*
- * Our decision (LAVD.md): lag is measured EEVDF-style against the average
+ * Our decision (docs/lavd.md): lag is measured EEVDF-style against the average
  * virtual service of the *runnable* tasks (avg_svc), not against a
  * per-schedule average as the reference does since mid-2025, so that
  * "greedy" (lag < 0: the task received more than the runnable average)
@@ -346,14 +346,14 @@ LAVD_INLINE __u64 lavd_sys_slice(__u64 old, __u64 nr_active, __u64 nr_queued,
 	return lavd_clamp(lavd_ewma(old, target), slice_min, slice_max);
 }
 
-/* ==== Issue 5: preemption, slice boost, pinned tasks, lock holders ==== */
+/* ==== Preemption, slice boost, pinned tasks, lock holders ==== */
 
 /* --preempt-shift default: the top 1/64 of the [avg, max] lat_cri range. */
 #define LAVD_PREEMPT_SHIFT_DFL	6
 #define LAVD_PREEMPT_SHIFT_MAX	10
 
 /*
- * The lat_cri a waking task must reach to look for a victim (LAVD.md):
+ * The lat_cri a waking task must reach to look for a victim (docs/lavd.md):
  *   max - ((max - avg) >> shift)
  * With a shift of 6 that is the top ~1.5 % of the range between the
  * average and the maximum. A maximum at or below the average (a quiet
@@ -393,7 +393,7 @@ LAVD_INLINE bool lavd_can_evict(__u64 lc, __u64 stop, __u64 victim_lc,
 
 /*
  * Of two candidate victims, which one to evict: 0 or 1.
- * Our decision (LAVD.md): the *less* critical one, and of two equally
+ * Our decision (docs/lavd.md): the *less* critical one, and of two equally
  * critical ones the one that would run longer. (The reference keeps the
  * more critical one, which evicts the task that matters more.) Ties go
  * to the first candidate, the preferred CPU.
@@ -422,7 +422,7 @@ LAVD_INLINE __u64 lavd_next_tick(__u64 now, __u64 last_tick, __u64 tick_ns)
 /*
  * Does an eviction need an immediate IPI (SCX_KICK_PREEMPT)? Cutting the
  * victim's slice to 1 ns takes effect at its next tick (up to 4 ms at
- * HZ=250). Our decision (LAVD.md): kick when the victim would run past
+ * HZ=250). Our decision (docs/lavd.md): kick when the victim would run past
  * the wakee's deadline, taken here as the moment the wakee would have
  * finished its usual burst had it started now (wakee_stop); otherwise
  * the tick comes soon enough and saves the IPI. mode: LAVD_KICK_* of
@@ -437,7 +437,7 @@ LAVD_INLINE bool lavd_need_kick(__u32 mode, __u64 next_tick, __u64 wakee_stop)
 	return next_tick > wakee_stop;
 }
 
-/* Slice boost (LAVD.md): a long runner gets its burst plus a bonus. */
+/* Slice boost (docs/lavd.md): a long runner gets its burst plus a bonus. */
 #define LAVD_SLICE_BOOST_BONUS	(500ULL * LAVD_NSEC_PER_USEC)
 #define LAVD_SLICE_BOOST_MAX	(500ULL * LAVD_NSEC_PER_MSEC)
 #define LAVD_UTIL_ROOM_PCT	95ULL
@@ -503,7 +503,7 @@ LAVD_INLINE __u64 lavd_cut_slice(__u64 ran_ns, __u64 target)
 }
 
 /*
- * Futex lock holders (LAVD.md). A task is a *probable* holder from a
+ * Futex lock holders (docs/lavd.md). A task is a *probable* holder from a
  * successful futex wait or lock until its next wake or unlock: user-space
  * locks take the futex only when contended, so this catches exactly the
  * contended ones. Flags of a task:
@@ -552,7 +552,7 @@ LAVD_INLINE bool lavd_holder_may_extend(__u32 flags)
 	return (flags & LAVD_HOLDER) && !(flags & LAVD_HOLDER_EXTENDED);
 }
 
-/* The context boost a deadline gets from a past holding (LAVD.md: +128). */
+/* The deadline boost from a past holding (+128, docs/lavd.md). */
 LAVD_INLINE __u64 lavd_holder_boost(__u32 flags)
 {
 	return (flags & LAVD_HOLDER_BOOST) ? LAVD_BOOST_REGULAR : 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Energy (LAVD.md, "Energy and topology"): core compaction, power modes,
+ * Energy (docs/lavd.md, "Energy and topology"): core compaction, power modes,
  * big/little placement inputs, cpufreq targets. Arithmetic in energy.h.
  *
  * Every 10 ms the timer (energy_tick) measures each CPU's utilisation and
@@ -31,6 +31,9 @@
  * cpufreq: each CPU's target is its utilisation (>= 85 % -> maximum),
  * set with scx_bpf_cpuperf_set from the CPU's own tick when it changed;
  * --no-freq-scaling leaves the kernel's default (maximum).
+ *
+ * Needs: lavd.bpf.h; slice.bpf.h (nr_pinned_waiting); domain.bpf.h
+ * (struct dom_ctx, get_dom, plan_domains).
  */
 #ifndef LAVD_POWER_BPF_H
 #define LAVD_POWER_BPF_H
@@ -504,7 +507,7 @@ static __always_inline void set_mode(u32 mode, u64 now)
 /*
  * The 10 ms energy step (sys_stat.bpf.h calls it before publishing):
  * utilisation, mode, active set, big/little threshold, domain plan, and
- * the statistics fields of issue 6.
+ * the topology and energy fields of the statistics.
  */
 static __always_inline void energy_tick(struct lavd_stats *st, u64 nr_queued)
 {

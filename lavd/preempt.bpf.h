@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Wake-up preemption (LAVD.md, "Preemption"). A task that is queued while
+ * Wake-up preemption (docs/lavd.md, "Preemption"). A task that is queued while
  * no CPU is idle, is not greedy and whose lat_cri reaches the threshold
  * (max - ((max - avg) >> --preempt-shift), policy.h) looks for a victim:
  * its preferred CPU first, then the other CPUs of its domain from a random
@@ -9,7 +9,7 @@
  * one an RT/DL task holds) that is not a probable futex holder and is
  * less critical than the wakee and expected to stop later than it.
  *
- * Our decisions, where the reference differs (LAVD.md):
+ * Our decisions, where the reference differs (docs/lavd.md):
  *   - of the two candidates we evict the *less* critical one, the
  *     later-stopping one on a tie (the reference keeps the more critical
  *     one as victim, and can pick idle CPUs as no-op victims);
@@ -22,6 +22,8 @@
  *     forces either mechanism for measurements.
  * A victim is claimed with a compare-and-swap of its estimated stop time
  * (set to 0), so two wakees never evict the same run.
+ *
+ * Needs: lavd.bpf.h only.
  */
 #ifndef LAVD_PREEMPT_BPF_H
 #define LAVD_PREEMPT_BPF_H

@@ -28,7 +28,7 @@ void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 		     const struct lavd_stats *cur, double secs);
 
 /*
- * The topology and energy part of the statistics line (issue 6), printed
+ * The topology and energy part of the statistics line, printed
  * after lavd_stats_line()'s. Active set and overflow CPUs, power mode
  * with the required capacity (in CPUs) and the time spent in each mode
  * since load, big/little placement (big cores' share of the active

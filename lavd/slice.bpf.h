@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Time slices (LAVD.md, "Time slice"). Every task gets the system slice
+ * Time slices (docs/lavd.md, "Time slice"). Every task gets the system slice
  * (sys_stat.bpf.h) unless:
  *   - slice boost: its average burst is longer than the system slice, so
  *     it would be cut before finishing. With room (CPUs <= 95 % busy and
@@ -13,6 +13,8 @@
  * The slice is set when the task starts running (ops.running), on the
  * CPU it actually got, as the pinned cap depends on that CPU.
  * Arithmetic: policy.h (lavd_task_slice, lavd_pinned_cap, lavd_cut_slice).
+ *
+ * Needs: lavd.bpf.h only.
  */
 #ifndef LAVD_SLICE_BPF_H
 #define LAVD_SLICE_BPF_H

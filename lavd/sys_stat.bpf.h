@@ -8,6 +8,11 @@
  * boosted slices back when they no longer have), sets the sampling rate,
  * and publishes the record `lavd --stats` / `lavd --monitor` print (map
  * lavd_stats). Runs in softirq context on whichever CPU armed it last.
+ *
+ * Needs: lavd.bpf.h; lat_cri.bpf.h (avg_svc); slice.bpf.h
+ * (avg_lat_cri_last, nr_pinned_waiting, shrink_boosted_cpu); power.bpf.h
+ * (energy_tick, energy_publish_mask, nr_active_cpus); sample.bpf.h
+ * (sample_rate_update).
  */
 #ifndef LAVD_SYS_STAT_BPF_H
 #define LAVD_SYS_STAT_BPF_H

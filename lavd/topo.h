@@ -25,7 +25,7 @@ struct lavd_topo {
 	int core[LAVD_MAX_CPUS];	/* first SMT sibling of the CPU */
 	int capacity[LAVD_MAX_CPUS];	/* 1 .. 1024, 1024 = fastest */
 	char capacity_src[32];		/* "cpu_capacity", "cpufreq", "uniform" */
-	/* issue 6: NUMA nodes, core types, compute domains (cpdom.c) */
+	/* NUMA nodes, core types, compute domains (cpdom.c) */
 	int nr_nodes;
 	int node[LAVD_MAX_CPUS];	/* compact node index, 0 .. nr_nodes-1 */
 	int hybrid[LAVD_MAX_CPUS];	/* x86 hybrid PMU: 1 core (P), 2 atom (E), 0 ? */
