@@ -15,6 +15,7 @@
 
 #include "plan.h"
 #include "rng.h"
+#include "spawn.h"
 #include "util.h"
 #include "work.h"
 
@@ -131,10 +132,9 @@ static _Noreturn void compile_main(unsigned n, uint64_t seed, unsigned spec)
 		while (on && running < n) {
 			uint64_t ns = (uint64_t)gs_rng_uniform(&r, 20e6, 300e6);
 
-			pid = fork();
+			pid = gs_fork_tied();
 			if (pid == 0) {
 				prctl(PR_SET_NAME, "fb-cc");
-				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				fb_work_ns(ns);
 				_exit(0);
 			}
@@ -152,10 +152,9 @@ static _Noreturn void compile_main(unsigned n, uint64_t seed, unsigned spec)
 int fb_bg_start(struct fb_bg *bg, const struct fb_config *cfg)
 {
 	memset(bg, 0, sizeof(*bg));
-	fflush(NULL);
 	for (unsigned i = 0; i < cfg->nbg; i++) {
 		const struct fb_bg_spec *s = &cfg->bg[i];
-		pid_t parent = getpid(), pid = fork();
+		pid_t pid = gs_fork_tied();
 
 		if (pid < 0) {
 			gs_warn("cannot fork background load: %s", strerror(errno));
@@ -165,9 +164,6 @@ int fb_bg_start(struct fb_bg *bg, const struct fb_config *cfg)
 		if (pid == 0) {
 			char name[16];
 
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(1);
 			signal(SIGINT, SIG_IGN);
 			signal(SIGTERM, SIG_DFL);
 			signal(SIGHUP, SIG_IGN);

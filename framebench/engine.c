@@ -24,6 +24,7 @@
 #include "markers.h"
 #include "pace.h"
 #include "plan.h"
+#include "spawn.h"
 #include "sync.h"
 #include "work.h"
 
@@ -685,14 +686,10 @@ static void join_threads(struct fb_engine *e)
 		}
 }
 
-static _Noreturn void child_main(struct fb_engine *e, int process,
-				 pid_t parent)
+static _Noreturn void child_main(struct fb_engine *e, int process)
 {
 	char name[16];
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
 	/* the parent handles SIGINT/SIGTERM and stops us through memory */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -744,7 +741,6 @@ bool fb_engine_child_died(struct fb_engine *e, const char **who)
 int fb_engine_start(struct fb_engine *e)
 {
 	struct fb_shm *sh = e->sh;
-	pid_t self = getpid();
 	uint64_t deadline;
 	unsigned used[FB_MAX_PROCS + 1] = { 0 };
 
@@ -752,13 +748,12 @@ int fb_engine_start(struct fb_engine *e)
 	sh->target_ns = e->p->fps ? NSEC_PER_SEC / e->p->fps : 0;
 	for (unsigned i = 0; i < e->ntasks; i++)
 		used[e->task[i].process]++;
-	fflush(NULL);
 	for (unsigned p = 1; p <= e->p->nprocs; p++) {
 		pid_t pid;
 
 		if (!used[p])
 			continue;
-		pid = fork();
+		pid = gs_fork_tied();
 		if (pid < 0) {
 			gs_warn("cannot fork helper process %s: %s",
 				e->p->proc[p], strerror(errno));
@@ -766,7 +761,7 @@ int fb_engine_start(struct fb_engine *e)
 			return -1;
 		}
 		if (pid == 0)
-			child_main(e, (int)p, self);
+			child_main(e, (int)p);
 		e->child[p] = pid;
 	}
 	if (start_threads(e, 0) < 0) {

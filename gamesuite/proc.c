@@ -2,17 +2,16 @@
 #include "proc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "spawn.h"
 #include "util.h"
 
 volatile sig_atomic_t gsu_stop_signal;
@@ -201,51 +200,19 @@ int gsu_resolve(const char *prog, char *out, size_t len)
 int gsu_spawn(struct gsu_proc *p, char *const argv[], char *const env_add[],
 	      const char *log_path, char *err, size_t errlen)
 {
-	pid_t parent = getpid(), pid;
-	int fd;
+	/* a killed gamesuite must not leave a loader behind */
+	const struct gs_spawn_opts o = {
+		.log_path = log_path ? log_path : "/dev/null",
+		.env_add = env_add,
+		.own_group = true,
+		.die_with_parent = true,
+	};
+	pid_t pid;
 
 	memset(p, 0, sizeof(*p));
-	fd = open(log_path ? log_path : "/dev/null",
-		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s",
-			 log_path ? log_path : "/dev/null", strerror(errno));
+	pid = gs_spawn(argv, &o, NULL, err, errlen);
+	if (pid < 0)
 		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-		sigset_t none;
-
-		setpgid(0, 0);
-		/* a killed gamesuite must not leave a loader behind */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		if (in >= 0)
-			dup2(in, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		for (int i = 0; env_add && env_add[i]; i++)
-			putenv(env_add[i]);
-		execv(argv[0], argv);
-		dprintf(2, "gamesuite: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid); /* also from here: no race with the first kill */
-	close(fd);
 	p->pid = pid;
 	p->running = true;
 	p->start_ns = gs_now_ns();

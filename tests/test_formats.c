@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of the shared file formats: MangoHud CSV, JSON, option
- * parsing. */
+/* Unit tests of the shared file formats (MangoHud CSV, JSON, /proc/stat),
+ * option parsing, and the system readers and process helpers of lib/. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "json.h"
 #include "mangohud.h"
+#include "spawn.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -420,6 +422,57 @@ static void tracefs_probe(void **state)
 	assert_int_equal(access(p, F_OK), 0);
 }
 
+static void spawn_command(void **state)
+{
+	char log[] = "/tmp/gs-spawn-XXXXXX", err[256], *text;
+	char *argv[] = { "sh", "-c", "echo \"$GS_TEST_VAR\"; echo oops >&2; exit 3",
+			 NULL };
+	char *missing[] = { "/nonexistent/prog", NULL };
+	char *env[] = { "GS_TEST_VAR=hello", NULL };
+	struct gs_spawn_opts o = { .log_path = log, .env_add = env,
+				   .own_group = true, .die_with_parent = true,
+				   .gated = true };
+	size_t len;
+	int gate, st;
+	pid_t pid;
+
+	(void)state;
+	close(mkstemp(log));
+	pid = gs_spawn(argv, &o, &gate, err, sizeof(err));
+	assert_true(pid > 0);
+	assert_int_equal(getpgid(pid), pid);
+	assert_int_equal(write(gate, "x", 1), 1);
+	close(gate);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+	assert_int_equal(gs_read_file(log, 0, &text, &len, NULL, 0), 0);
+	assert_string_equal(text, "hello\noops\n");
+	free(text);
+
+	/* a gate closed unwritten: nothing runs */
+	pid = gs_spawn(argv, &o, &gate, err, sizeof(err));
+	assert_true(pid > 0);
+	close(gate);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 127);
+
+	/* no such program: 127 and the reason in the log */
+	o.gated = false;
+	pid = gs_spawn(missing, &o, NULL, err, sizeof(err));
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 127);
+	assert_int_equal(gs_read_file(log, 0, &text, &len, NULL, 0), 0);
+	assert_non_null(strstr(text, "cannot run /nonexistent/prog: No such file"));
+	free(text);
+	unlink(log);
+
+	o.log_path = "/nonexistent/dir/log";
+	assert_int_equal(gs_spawn(argv, &o, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot open /nonexistent/dir/log: No such file "
+				 "or directory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +488,7 @@ int main(void)
 		cmocka_unit_test(whole_file_reader),
 		cmocka_unit_test(sched_ext_reader),
 		cmocka_unit_test(tracefs_probe),
+		cmocka_unit_test(spawn_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
