@@ -71,126 +71,145 @@ static int renumber(const struct lavd_topo *t, const long *key, int *out)
 	return n ? n : 1;
 }
 
-int lavd_topo_override_text(const char *name, const char *text,
-			    struct lavd_topo *t, char *err, size_t errlen)
+/* Where an override line is read, for its errors ("FILE:LINE: what"). */
+struct ovr_src {
+	const char *name;
+	int lineno;
+	char *err;
+	size_t errlen;
+};
+
+#define OVR_ERR(src, ...) \
+	gs_err_at((src)->err, (src)->errlen, (src)->name, (src)->lineno, __VA_ARGS__)
+
+/* One "key value" pair of a line into v. Returns 0, or -1 with the error. */
+static int parse_key(const struct ovr_src *src, const char *k, const char *val,
+		     struct ovr *v)
 {
-	static struct ovr o[LAVD_MAX_CPUS];
-	static bool listed[LAVD_MAX_CPUS];
-	long llc_key[LAVD_MAX_CPUS], node_key[LAVD_MAX_CPUS];
-	bool any_cap = false, any_type = false, any_smt = false;
-	const char *p = text;
-	int lineno = 0;
+	long x;
+
+	if (!strcmp(k, "node")) {
+		if ((x = int_in(val, 0, LAVD_MAX_CPUS - 1)) < 0)
+			return OVR_ERR(src, "node: expected 0..%d, got '%s'",
+				       LAVD_MAX_CPUS - 1, val);
+		v->node = (int)x;
+	} else if (!strcmp(k, "llc")) {
+		if ((x = int_in(val, 0, 4095)) < 0)
+			return OVR_ERR(src, "llc: expected 0..4095, got '%s'", val);
+		v->llc = (int)x;
+	} else if (!strcmp(k, "capacity")) {
+		if ((x = int_in(val, 1, 1024)) < 0)
+			return OVR_ERR(src, "capacity: expected 1..1024, got '%s'", val);
+		v->cap = (int)x;
+	} else if (!strcmp(k, "type")) {
+		if (!strcmp(val, "big"))
+			v->type = 1;
+		else if (!strcmp(val, "little"))
+			v->type = 0;
+		else
+			return OVR_ERR(src, "type: expected big or little, got '%s'", val);
+	} else if (!strcmp(k, "smt")) {
+		if ((x = int_in(val, 1, 8)) < 0)
+			return OVR_ERR(src, "smt: expected 1..8 threads per core, got '%s'",
+				       val);
+		v->smt = (int)x;
+	} else {
+		return OVR_ERR(src, "unknown key '%s' (node, llc, capacity, type, smt)", k);
+	}
+	return 0;
+}
+
+/*
+ * One line (comment cut, modified in place): its CPUs into set, its keys
+ * into v. Returns 1, 0 for a line with nothing on it, or -1 with the error.
+ */
+static int parse_line(const struct ovr_src *src, char *line, bool *set,
+		      struct ovr *v)
+{
+	char *tok[32], *save = NULL, *w;
+	int ntok = 0;
+
+	if ((w = strchr(line, '#')))
+		*w = '\0';
+	for (w = strtok_r(line, " \t\r", &save); w;
+	     w = strtok_r(NULL, " \t\r", &save)) {
+		if (ntok == 32)
+			return OVR_ERR(src, "too many words");
+		tok[ntok++] = w;
+	}
+	if (!ntok)
+		return 0;
+	if (strcmp(tok[0], "cpus") || ntok < 2)
+		return OVR_ERR(src, "expected 'cpus LIST [node N] [llc N] [capacity N] "
+			       "[type big|little] [smt N]', got '%s'", tok[0]);
+	if (lavd_parse_cpulist(tok[1], set, LAVD_MAX_CPUS) <= 0)
+		return OVR_ERR(src, "'%s' is not a CPU list", tok[1]);
+	if ((ntok - 2) % 2)
+		return OVR_ERR(src, "'%s' needs a value", tok[ntok - 1]);
+	for (int i = 2; i < ntok; i += 2)
+		if (parse_key(src, tok[i], tok[i + 1], v) != 0)
+			return -1;
+	return 1;
+}
+
+/*
+ * A line's values for each of its CPUs (o, listed: per CPU); smt N makes
+ * cores of its CPUs, in order. Returns 0, or -1 with the error.
+ */
+static int assign_line(const struct ovr_src *src, struct lavd_topo *t,
+		       struct ovr *o, bool *listed, const bool *set,
+		       const struct ovr *v)
+{
+	int k = 0, first = -1;
 
 	for (int c = 0; c < LAVD_MAX_CPUS; c++) {
-		o[c] = (struct ovr){ -1, -1, -1, -1, -1 };
-		listed[c] = false;
-	}
-	while (*p) {
-		char line[1024], *tok[32], *save = NULL, *w;
-		bool set[LAVD_MAX_CPUS];
-		struct ovr v = { -1, -1, -1, -1, -1 };
-		size_t len = strcspn(p, "\n");
-		int ntok = 0, nset;
-
-		lineno++;
-		if (len >= sizeof(line))
-			return gs_err_at(err, errlen, name, lineno, "line too long");
-		memcpy(line, p, len);
-		line[len] = '\0';
-		p += len + (p[len] == '\n');
-		if ((w = strchr(line, '#')))
-			*w = '\0';
-		for (w = strtok_r(line, " \t\r", &save); w;
-		     w = strtok_r(NULL, " \t\r", &save)) {
-			if (ntok == 32)
-				return gs_err_at(err, errlen, name, lineno, "too many words");
-			tok[ntok++] = w;
-		}
-		if (!ntok)
+		if (!set[c])
 			continue;
-		if (strcmp(tok[0], "cpus") || ntok < 2)
-			return gs_err_at(err, errlen, name, lineno,
-				    "expected 'cpus LIST [node N] [llc N] [capacity N] "
-				    "[type big|little] [smt N]', got '%s'", tok[0]);
-		nset = lavd_parse_cpulist(tok[1], set, LAVD_MAX_CPUS);
-		if (nset <= 0)
-			return gs_err_at(err, errlen, name, lineno,
-				    "'%s' is not a CPU list", tok[1]);
-		if ((ntok - 2) % 2)
-			return gs_err_at(err, errlen, name, lineno, "'%s' needs a value",
-				    tok[ntok - 1]);
-		for (int i = 2; i < ntok; i += 2) {
-			const char *k = tok[i], *val = tok[i + 1];
-			long x;
-
-			if (!strcmp(k, "node")) {
-				if ((x = int_in(val, 0, LAVD_MAX_CPUS - 1)) < 0)
-					return gs_err_at(err, errlen, name, lineno,
-						    "node: expected 0..%d, got '%s'",
-						    LAVD_MAX_CPUS - 1, val);
-				v.node = (int)x;
-			} else if (!strcmp(k, "llc")) {
-				if ((x = int_in(val, 0, 4095)) < 0)
-					return gs_err_at(err, errlen, name, lineno,
-						    "llc: expected 0..4095, got '%s'", val);
-				v.llc = (int)x;
-			} else if (!strcmp(k, "capacity")) {
-				if ((x = int_in(val, 1, 1024)) < 0)
-					return gs_err_at(err, errlen, name, lineno,
-						    "capacity: expected 1..1024, got '%s'", val);
-				v.cap = (int)x;
-			} else if (!strcmp(k, "type")) {
-				if (!strcmp(val, "big"))
-					v.type = 1;
-				else if (!strcmp(val, "little"))
-					v.type = 0;
-				else
-					return gs_err_at(err, errlen, name, lineno,
-						    "type: expected big or little, got '%s'", val);
-			} else if (!strcmp(k, "smt")) {
-				if ((x = int_in(val, 1, 8)) < 0)
-					return gs_err_at(err, errlen, name, lineno,
-						    "smt: expected 1..8 threads per core, got '%s'",
-						    val);
-				v.smt = (int)x;
-			} else {
-				return gs_err_at(err, errlen, name, lineno,
-					    "unknown key '%s' (node, llc, capacity, type, smt)",
-					    k);
-			}
-		}
-		for (int c = 0; c < LAVD_MAX_CPUS; c++) {
-			if (!set[c])
-				continue;
-			/* an offline CPU may be described (it is used once it
-			 * comes online, and a hotplug restart re-reads the file);
-			 * one the machine cannot have is an error */
-			if (c >= t->nr_cpu_ids)
-				return gs_err_at(err, errlen, name, lineno,
-					    "CPU %d does not exist (%d possible CPUs)",
-					    c, t->nr_cpu_ids);
-			if (listed[c])
-				return gs_err_at(err, errlen, name, lineno,
-					    "CPU %d is listed twice", c);
-			listed[c] = true;
-			o[c] = v;
-		}
-		/* smt N: this line's CPUs, in order, N threads per core */
-		if (v.smt > 0) {
-			int k = 0, first = -1;
-
-			any_smt = true;
-			for (int c = 0; c < LAVD_MAX_CPUS; c++) {
-				if (!set[c])
-					continue;
-				if (k++ % v.smt == 0)
-					first = c;
-				t->core[c] = first;
-			}
-		}
-		any_cap |= v.cap > 0;
-		any_type |= v.type >= 0;
+		/* an offline CPU may be described (it is used once it comes
+		 * online, and a hotplug restart re-reads the file); one the
+		 * machine cannot have is an error */
+		if (c >= t->nr_cpu_ids)
+			return OVR_ERR(src, "CPU %d does not exist (%d possible CPUs)",
+				       c, t->nr_cpu_ids);
+		if (listed[c])
+			return OVR_ERR(src, "CPU %d is listed twice", c);
+		listed[c] = true;
+		o[c] = *v;
 	}
+	for (int c = 0; v->smt > 0 && c < LAVD_MAX_CPUS; c++) {
+		if (!set[c])
+			continue;
+		if (k++ % v->smt == 0)
+			first = c;
+		t->core[c] = first;
+	}
+	return 0;
+}
+
+/* SMT flag and core count again after smt N regrouped cores. */
+static void recount_cores(struct lavd_topo *t)
+{
+	bool seen[LAVD_MAX_CPUS] = { false };
+
+	t->smt = false;
+	t->nr_cores = 0;
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		if (!t->online[c])
+			continue;
+		if (t->core[c] != c)
+			t->smt = true;
+		if (!seen[t->core[c]]) {
+			seen[t->core[c]] = true;
+			t->nr_cores++;
+		}
+	}
+}
+
+/* The collected per-CPU values (o) into t. Returns 0, or -1 with the error. */
+static int apply_override(const struct ovr_src *src, struct lavd_topo *t,
+			  const struct ovr *o)
+{
+	long llc_key[LAVD_MAX_CPUS], node_key[LAVD_MAX_CPUS];
 
 	for (int c = 0; c < t->nr_cpu_ids; c++) {
 		llc_key[c] = o[c].llc >= 0 ? 100000L + o[c].llc : t->llc[c];
@@ -205,25 +224,52 @@ int lavd_topo_override_text(const char *name, const char *text,
 	t->nr_llcs = renumber(t, llc_key, t->llc);
 	t->nr_nodes = renumber(t, node_key, t->node);
 	if (t->nr_llcs > LAVD_MAX_LLCS)
-		return gs_err_at(err, errlen, name, lineno, "%d LLCs: at most %d",
-			    t->nr_llcs, LAVD_MAX_LLCS);
+		return OVR_ERR(src, "%d LLCs: at most %d", t->nr_llcs, LAVD_MAX_LLCS);
 	t->llc_from_cache = true;
-	if (any_smt) {
-		bool seen[LAVD_MAX_CPUS] = { false };
+	return 0;
+}
 
-		t->smt = false;
-		t->nr_cores = 0;
-		for (int c = 0; c < t->nr_cpu_ids; c++) {
-			if (!t->online[c])
-				continue;
-			if (t->core[c] != c)
-				t->smt = true;
-			if (!seen[t->core[c]]) {
-				seen[t->core[c]] = true;
-				t->nr_cores++;
-			}
-		}
+int lavd_topo_override_text(const char *name, const char *text,
+			    struct lavd_topo *t, char *err, size_t errlen)
+{
+	static struct ovr o[LAVD_MAX_CPUS];
+	static bool listed[LAVD_MAX_CPUS];
+	struct ovr_src src = { name, 0, err, errlen };
+	bool any_cap = false, any_type = false, any_smt = false;
+	const char *p = text;
+
+	for (int c = 0; c < LAVD_MAX_CPUS; c++) {
+		o[c] = (struct ovr){ -1, -1, -1, -1, -1 };
+		listed[c] = false;
 	}
+	while (*p) {
+		char line[1024];
+		bool set[LAVD_MAX_CPUS];
+		struct ovr v = { -1, -1, -1, -1, -1 };
+		size_t len = strcspn(p, "\n");
+		int r;
+
+		src.lineno++;
+		if (len >= sizeof(line))
+			return OVR_ERR(&src, "line too long");
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (p[len] == '\n');
+		r = parse_line(&src, line, set, &v);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue;
+		if (assign_line(&src, t, o, listed, set, &v) != 0)
+			return -1;
+		any_smt |= v.smt > 0;
+		any_cap |= v.cap > 0;
+		any_type |= v.type >= 0;
+	}
+	if (apply_override(&src, t, o) != 0)
+		return -1;
+	if (any_smt)
+		recount_cores(t);
 	if (any_cap)
 		gs_strlcpy(t->capacity_src, "override", sizeof(t->capacity_src));
 	if (any_type)
@@ -336,13 +382,9 @@ static int cmp_key(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
-int lavd_topo_domains(struct lavd_topo *t, char *err, size_t errlen)
+/* One domain per (node, LLC, core type) of the online CPUs. */
+static int build_domains(struct lavd_topo *t, char *err, size_t errlen)
 {
-	static struct order_key keys[LAVD_MAX_CPUS];
-	int rank[LAVD_MAX_CPUS];
-	int n = 0;
-
-	derive_core_types(t);
 	t->nr_doms = 0;
 	memset(t->doms, 0, sizeof(t->doms));
 	for (int c = 0; c < t->nr_cpu_ids; c++) {
@@ -374,10 +416,16 @@ int lavd_topo_domains(struct lavd_topo *t, char *err, size_t errlen)
 		snprintf(err, errlen, "no online CPU");
 		return -1;
 	}
+	return 0;
+}
 
-	/* neighbours: nearest first, and at one distance in circular order
-	 * starting after the domain itself, so that domains do not all pick
-	 * the same neighbour first */
+/*
+ * Each domain's neighbours: nearest first, and at one distance in
+ * circular order starting after the domain itself, so that domains do
+ * not all pick the same neighbour first.
+ */
+static void link_neighbours(struct lavd_topo *t)
+{
 	for (int d = 0; d < t->nr_doms; d++) {
 		struct lavd_dom_info *di = &t->doms[d];
 
@@ -393,8 +441,15 @@ int lavd_topo_domains(struct lavd_topo *t, char *err, size_t errlen)
 				di->nr_nbr++;
 			}
 	}
+}
 
-	/* preference orders of the online CPUs */
+/* The preference orders of the online CPUs (core compaction). */
+static void build_orders(struct lavd_topo *t)
+{
+	static struct order_key keys[LAVD_MAX_CPUS];
+	int rank[LAVD_MAX_CPUS];	/* thread index within its core */
+	int n;
+
 	for (int c = 0; c < t->nr_cpu_ids; c++) {
 		rank[c] = 0;
 		if (!t->online[c])
@@ -423,5 +478,14 @@ int lavd_topo_domains(struct lavd_topo *t, char *err, size_t errlen)
 	for (int i = 0; i < n; i++)
 		t->order_save[i] = keys[i].cpu;
 	t->nr_order = n;
+}
+
+int lavd_topo_domains(struct lavd_topo *t, char *err, size_t errlen)
+{
+	derive_core_types(t);
+	if (build_domains(t, err, errlen) != 0)
+		return -1;
+	link_neighbours(t);
+	build_orders(t);
 	return 0;
 }

@@ -164,18 +164,13 @@ static void read_hybrid(const char *root, struct lavd_topo *t)
 	}
 }
 
-int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
-		   size_t errlen)
+/* Which CPUs exist ("possible") and which are online. */
+static int read_cpu_sets(const char *sysdir, struct lavd_topo *t, char *err,
+			 size_t errlen)
 {
-	char sysdir[256], path[512], buf[4096];
+	char path[512], buf[4096];
 	bool possible[LAVD_MAX_CPUS];
-	int leader_to_llc[LAVD_MAX_CPUS], seen_core[LAVD_MAX_CPUS];
-	long maxfreq[LAVD_MAX_CPUS], fastest = 0;
-	bool have_capacity = true, have_freq = true;
 	int n;
-
-	memset(t, 0, sizeof(*t));
-	snprintf(sysdir, sizeof(sysdir), "%s/devices/system/cpu", root);
 
 	snprintf(path, sizeof(path), "%s/possible", sysdir);
 	if (gs_read_text(path, buf, sizeof(buf)) < 0) {
@@ -203,6 +198,14 @@ int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 		return -1;
 	}
 	t->nr_online = n;
+	return 0;
+}
+
+/* Each online CPU's LLC (numbered compactly) and SMT core. */
+static void read_llcs_and_cores(const char *sysdir, struct lavd_topo *t)
+{
+	int leader_to_llc[LAVD_MAX_CPUS], seen_core[LAVD_MAX_CPUS];
+	char path[512];
 
 	for (int c = 0; c < LAVD_MAX_CPUS; c++) {
 		leader_to_llc[c] = -1;
@@ -215,7 +218,6 @@ int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 
 		t->llc[c] = 0;
 		t->core[c] = c;
-		t->capacity[c] = 1024;
 		if (!t->online[c])
 			continue;
 		snprintf(cpudir, sizeof(cpudir), "%s/cpu%d", sysdir, c);
@@ -236,20 +238,6 @@ int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 			t->smt = true;
 		if (!seen_core[t->core[c]]++)
 			t->nr_cores++;
-
-		snprintf(path, sizeof(path), "%s/cpu_capacity", cpudir);
-		if (gs_read_text(path, buf, sizeof(buf)) >= 0 && atoi(buf) > 0)
-			t->capacity[c] = atoi(buf) > 1024 ? 1024 : atoi(buf);
-		else
-			have_capacity = false;
-		snprintf(path, sizeof(path), "%s/cpufreq/cpuinfo_max_freq", cpudir);
-		maxfreq[c] = 0;
-		if (gs_read_text(path, buf, sizeof(buf)) >= 0)
-			maxfreq[c] = atol(buf);
-		if (maxfreq[c] <= 0)
-			have_freq = false;
-		if (maxfreq[c] > fastest)
-			fastest = maxfreq[c];
 	}
 	if (!t->llc_from_cache) {
 		/* no cache info at all (some VMs): one shared LLC */
@@ -257,10 +245,35 @@ int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 			t->llc[c] = 0;
 		t->nr_llcs = 1;
 	}
-	if (t->nr_llcs > LAVD_MAX_LLCS) {
-		snprintf(err, errlen, "%d last-level caches: lavd handles at most %d",
-			 t->nr_llcs, LAVD_MAX_LLCS);
-		return -1;
+}
+
+/*
+ * Capacities: cpu_capacity when every online CPU states one, else in
+ * proportion to the CPUs' maximum frequencies, else all alike.
+ */
+static void read_capacities(const char *sysdir, struct lavd_topo *t)
+{
+	long maxfreq[LAVD_MAX_CPUS], fastest = 0;
+	bool have_capacity = true, have_freq = true;
+	char path[512], buf[4096];
+
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		t->capacity[c] = 1024;
+		if (!t->online[c])
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu%d/cpu_capacity", sysdir, c);
+		if (gs_read_text(path, buf, sizeof(buf)) >= 0 && atoi(buf) > 0)
+			t->capacity[c] = atoi(buf) > 1024 ? 1024 : atoi(buf);
+		else
+			have_capacity = false;
+		snprintf(path, sizeof(path), "%s/cpu%d/cpufreq/cpuinfo_max_freq", sysdir, c);
+		maxfreq[c] = 0;
+		if (gs_read_text(path, buf, sizeof(buf)) >= 0)
+			maxfreq[c] = atol(buf);
+		if (maxfreq[c] <= 0)
+			have_freq = false;
+		if (maxfreq[c] > fastest)
+			fastest = maxfreq[c];
 	}
 	if (have_capacity) {
 		gs_strlcpy(t->capacity_src, "cpu_capacity", sizeof(t->capacity_src));
@@ -274,6 +287,24 @@ int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
 			t->capacity[c] = 1024;
 		gs_strlcpy(t->capacity_src, "uniform", sizeof(t->capacity_src));
 	}
+}
+
+int lavd_topo_read(const char *root, struct lavd_topo *t, char *err,
+		   size_t errlen)
+{
+	char sysdir[256];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(sysdir, sizeof(sysdir), "%s/devices/system/cpu", root);
+	if (read_cpu_sets(sysdir, t, err, errlen) != 0)
+		return -1;
+	read_llcs_and_cores(sysdir, t);
+	if (t->nr_llcs > LAVD_MAX_LLCS) {
+		snprintf(err, errlen, "%d last-level caches: lavd handles at most %d",
+			 t->nr_llcs, LAVD_MAX_LLCS);
+		return -1;
+	}
+	read_capacities(sysdir, t);
 	read_nodes(root, t);
 	read_hybrid(root, t);
 	return 0;
