@@ -183,17 +183,12 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 		case OPT_VERSION:
 			printf("framebench %s (gamesched)\n", FB_VERSION);
 			exit(EXIT_OK);
-		case ':':
-			gs_die(EXIT_USAGE, "option %s: expected a value",
-			       argv[optind - 1]);
 		default:
-			gs_die(EXIT_USAGE, "unknown option '%s' (see --help)",
-			       argv[optind - 1]);
+			gs_die_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
-		gs_die(EXIT_USAGE, "unexpected argument '%s' (see --help)",
-		       argv[optind]);
+		gs_die_extra_argument(argv[optind]);
 	(void)disturb_arg;
 	if (cfg->list_profiles)
 		return;

@@ -201,7 +201,8 @@ int main(int argc, char **argv)
 		gs_die(EXIT_USAGE, "unknown command '%s' (expected run or "
 		       "check; see --help)", cmd);
 	optind = 2;
-	while ((opt = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":qh", long_opts, NULL)) != -1) {
 		struct gsu_sched *ns;
 
 		switch (opt) {
@@ -333,8 +334,7 @@ int main(int argc, char **argv)
 		case O_VERSION: printf("gamesuite %s\n", GSU_VERSION);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "see 'gamesuite --help'\n");
-			return EXIT_USAGE;
+			gs_die_bad_option(opt, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +188,35 @@ uint64_t gs_opt_duration_ns(const char *opt, const char *arg,
 		       "in [%.3f ms, %.3f s], got '%s'",
 		       opt, min_ns / 1e6, max_ns / 1e9, arg ? arg : "");
 	return v;
+}
+
+void gs_die_bad_option(int c, char *const argv[])
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = !strncmp(word, "--", 2);
+	int namelen = (int)strcspn(word, "=");
+
+	/* a long option given a value it does not take: getopt names it in
+	 * optopt; an unknown one leaves optopt 0 */
+	if (c == '?' && is_long && optopt && word[namelen] == '=')
+		gs_die(EXIT_USAGE, "option '%.*s' takes no value (see --help)",
+		       namelen, word);
+	if (c == ':') {
+		if (is_long)
+			gs_die(EXIT_USAGE, "option '%.*s' needs a value (see "
+			       "--help)", namelen, word);
+		gs_die(EXIT_USAGE, "option '-%c' needs a value (see --help)",
+		       optopt);
+	}
+	if (is_long && !optopt)
+		gs_die(EXIT_USAGE, "unknown option '%.*s' (see --help)", namelen,
+		       word);
+	gs_die(EXIT_USAGE, "unknown option '-%c' (see --help)", optopt);
+}
+
+void gs_die_extra_argument(const char *arg)
+{
+	gs_die(EXIT_USAGE, "unexpected argument '%s' (see --help)", arg);
 }
 
 int gs_read_text(const char *path, char *buf, size_t len)

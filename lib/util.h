@@ -62,6 +62,19 @@ uint64_t gs_opt_duration_ns(const char *opt, const char *arg,
 			    uint64_t default_unit_ns, uint64_t min_ns,
 			    uint64_t max_ns);
 
+/*
+ * getopt_long's complaints, worded alike in every program. Call with
+ * opterr = 0 and an optstring that starts with ':', passing what it
+ * returned for the option it rejected ('?' or ':'). Prints one of
+ *   "prog: unknown option '--x' (see --help)"
+ *   "prog: option '--x' needs a value (see --help)"
+ *   "prog: option '--x' takes no value (see --help)"
+ * and exits with EXIT_USAGE.
+ */
+_Noreturn void gs_die_bad_option(int c, char *const argv[]);
+/* "prog: unexpected argument 'arg' (see --help)", exit EXIT_USAGE */
+_Noreturn void gs_die_extra_argument(const char *arg);
+
 /* Reads a small text file (sysfs/procfs) into buf, trailing newline
  * stripped. Returns the length or -1 with errno set. */
 int gs_read_text(const char *path, char *buf, size_t len);

@@ -35,9 +35,12 @@ expect_usage "option --disturb: expected a LEN between 1ms and the period" --dis
 expect_usage "option --disturb: expected a PERIOD" --disturb soon
 expect_usage "option --seed: expected an integer" --seed -3
 expect_usage "unknown profile 'nosuch': expected one of proton, unreal, esports, strategy" --profile nosuch
-expect_usage "unknown option '--frobnicate'" --frobnicate
-expect_usage "option --json: expected a value" --json
-expect_usage "unexpected argument 'extra'" extra
+expect_usage "framebench: unknown option '--frobnicate' (see --help)" --frobnicate
+expect_usage "framebench: unknown option '-x' (see --help)" -qx
+expect_usage "framebench: option '--json' needs a value (see --help)" --json
+expect_usage "framebench: option '-d' needs a value (see --help)" -d
+expect_usage "framebench: option '--rt' takes no value (see --help)" --rt=1
+expect_usage "framebench: unexpected argument 'extra' (see --help)" extra
 expect_usage "option --calibration: expected a number in [1, 1e+06], got '0.5'" --calibration 0.5
 
 # --calibration: the rate given is the rate used, and the report says so

@@ -44,8 +44,12 @@ rc=$?
 printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' >"$T/g.suite"
 "$GS" run "$T/g.suite" >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -q "no --sched" "$T/out" && ok "no --sched: exit 2" || bad "no --sched"
-"$GS" run "$T/g.suite" --sched eevdf --bogus >/dev/null 2>&1
-[ $? -eq 2 ] && ok "unknown option: exit 2" || bad "unknown option"
+"$GS" run "$T/g.suite" --sched eevdf --bogus >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -qx "gamesuite: unknown option '--bogus' (see --help)" "$T/out" &&
+	ok "unknown option: exit 2" || bad "unknown option: $(cat "$T/out")"
+"$GS" run "$T/g.suite" --sched >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -qx "gamesuite: option '--sched' needs a value (see --help)" "$T/out" &&
+	ok "option without its value: exit 2" || bad "option without its value: $(cat "$T/out")"
 "$GS" run "$T/g.suite" --sched eevdf --repeat 0 >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -q "option --repeat" "$T/out" && ok "bad --repeat: exit 2" || bad "bad --repeat"
 "$GS" run "$T/g.suite" --sched "lavd 'x" >"$T/out" 2>&1

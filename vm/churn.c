@@ -196,7 +196,8 @@ int main(int argc, char **argv)
 	int c;
 
 	gs_set_prog(argv[0]);
-	while ((c = getopt_long(argc, argv, "t:d:s:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:d:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			nthreads = gs_opt_u64("--threads", optarg, 1, MAX_THREADS);
@@ -212,11 +213,11 @@ int main(int argc, char **argv)
 			printf("usage: churn [--threads N] [--duration D] [--seed N]\n");
 			return EXIT_OK;
 		default:
-			gs_die(EXIT_USAGE, "unknown option (see --help)");
+			gs_die_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
-		gs_die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+		gs_die_extra_argument(argv[optind]);
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
 		ncpu = 1;
