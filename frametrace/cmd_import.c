@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "ftutil.h"
 #include "import.h"
+#include "tracefile.h"
 #include "util.h"
 
 static void usage(FILE *f)

@@ -11,9 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "finish.h"
 #include "ftutil.h"
 #include "mangohud.h"
 #include "marker.h"
+#include "tracefile.h"
 
 #define LINE_MAX_LEN 4096
 

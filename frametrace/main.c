@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "trace.h"
+#include "tracefile.h"
 #include "util.h"
 
 #define FT_TOOL_VERSION "0.1"

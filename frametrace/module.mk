@@ -5,7 +5,8 @@
 # The program is build/frametrace, so its objects live in build/ft/ (the
 # generic rule would put them in a directory of that same name).
 
-FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/marker.c \
+FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
+	frametrace/finish.c frametrace/marker.c \
 	frametrace/model.c frametrace/feed.c frametrace/procnames.c \
 	frametrace/import.c frametrace/explain.c frametrace/report.c frametrace/html.c \
 	frametrace/export.c frametrace/steal.c
@@ -32,7 +33,9 @@ $(BUILD)/frametrace: $(FT_ALL_OBJS) $(LIBGS)
 # The core as a library for the unit tests and the fuzzers.
 FT_LIB := $(BUILD)/ft/libft.a
 FT_LIB_OBJS := $(FT_CORE_OBJS)
+# (rebuilt from scratch: a member left from a removed source would linger)
 $(FT_LIB): $(FT_LIB_OBJS)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 # cmocka unit tests (their own rule: they link the frametrace core).

@@ -26,7 +26,7 @@
 #include "ftutil.h"
 #include "procnames.h"
 #include "steal.h"
-#include "trace.h"
+#include "tracefile.h"
 #include "util.h"
 
 #define BATCH (1u << 18)

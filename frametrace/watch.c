@@ -30,6 +30,7 @@
 
 #include "cmds.h"
 #include "explain.h"
+#include "finish.h"
 #include "feed.h"
 #include "ftbpf.h"
 #include "ftutil.h"
@@ -39,6 +40,7 @@
 #include "report.h"
 #include "steal.h"
 #include "trace.h"
+#include "tracefile.h"
 #include "util.h"
 
 #define MEDIAN_WIN 301

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "explain.h"
+#include "finish.h"
 #include "export.h"
 #include "import.h"
 #include "json.h"
@@ -28,6 +29,7 @@
 #include "report.h"
 #include "steal.h"
 #include "trace.h"
+#include "tracefile.h"
 
 #define MS 1000000ULL
 #define US 1000ULL

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "fuzz_common.h"
+#include "tracefile.h"
 
 #ifndef FT_FUZZ_ENTRY
 #define FT_FUZZ_ENTRY LLVMFuzzerTestOneInput
