@@ -20,64 +20,19 @@
 #include "suite.h"
 #include "util.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: gamesuite run SUITE --sched CMD [--sched CMD]... [options]\n"
-"       gamesuite check SUITE      parse a suite file and show its plan\n"
-"       gamesuite --help | --version\n"
-"\n"
-"Runs each workload of SUITE under every scheduler, interleaved (A B C A B C\n"
-"...), warm-up rounds first and discarded, and compares each scheduler with\n"
-"the first one (the baseline): median, bootstrap interval, ratio, Mann-\n"
-"Whitney U p-value and a verdict better / worse / same.\n"
-"\n"
-"schedulers:\n"
-"  --sched CMD          a command that loads a sched_ext scheduler and runs\n"
-"                       until SIGINT, or eevdf / default for the kernel's own\n"
-"                       scheduler; repeatable, the first is the baseline\n"
-"  --label NAME         name of the preceding --sched in every output\n"
-"  --ops NAME           sched_ext ops name the preceding --sched must show in\n"
-"                       /sys/kernel/sched_ext/root/ops (default: the program\n"
-"                       name without a scx_ prefix)\n"
-"run:\n"
-"  --repeat N           measured runs per scheduler (suite: repeat)\n"
-"  --warmup N           discarded warm-up runs per scheduler (suite: warmup)\n"
-"  --cooldown D         pause before each run (suite: cooldown)\n"
-"  --duration D         workload duration (suite: duration)\n"
-"  --only NAME          run only this workload (repeatable)\n"
-"  --order interleaved|rotate   A B C A B C, or rotate the order each round\n"
-"  --load-timeout D     wait this long for a scheduler to load (60s)\n"
-"  --stop-timeout D     wait this long for it to unload (15s)\n"
-"disturbance:\n"
-"  --max-other-cpu PCT  a run is disturbed when other processes used more\n"
-"                       than PCT %% of all CPUs during it (10; 100 = off)\n"
-"  --max-busy PCT       ... or the machine was busier than PCT %% just before\n"
-"                       it, after waiting up to --settle for quiet (20)\n"
-"  --settle D           longest wait for a quiet machine before a run (10s)\n"
-"  --probe-factor X     ... or a fixed-work probe (always recorded) took X\n"
-"                       times its best; 0 = off (default: in a VM it flagged\n"
-"                       one scheduler's runs far more often than another's)\n"
-"  --disturbed repeat|keep   discard and repeat disturbed runs (default),\n"
-"                       or keep them flagged\n"
-"  --retries N          repeats of one disturbed run (2)\n"
-"statistics and output:\n"
-"  --confidence X       confidence level (suite: confidence, 0.95)\n"
-"  --bootstrap N        bootstrap resamples (2000)\n"
-"  --json FILE          results, statistics and the run log as JSON\n"
-"  --html FILE          self-contained HTML report with plots\n"
-"  --workdir DIR        keep every run's files (logs, framebench output,\n"
-"                       MangoHud logs) in DIR; default: a temporary folder\n"
-"                       that is removed at the end\n"
-"  --sched-ext-root DIR read sched_ext state from DIR, not\n"
-"                       /sys/kernel/sched_ext (for tests)\n"
-"  --dry-run            check schedulers and workloads, print the plan\n"
-"  -q, --quiet          no progress lines\n"
-"\n"
-"Exit status: 0 all runs done, 1 something failed (a scheduler unknown,\n"
-"unavailable, failed to load or ejected; a workload failed; interrupted; the\n"
-"report says what), 2 bad usage or a malformed suite file.\n");
-}
+/* What the command line asks for beyond the runner's settings. */
+struct cli {
+	bool check;		/* "check": show the plan only */
+	const char *suite_path;
+	const char *json, *html, *workdir;
+	const char **only;	/* --only NAME..., nonly of them */
+	int nonly;
+	/* overrides of the suite file; -1, UINT64_MAX, 0: the suite's */
+	int repeat, warmup;
+	uint64_t cooldown_ns, duration_ns;
+	double confidence;
+	bool quiet, dry_run;
+};
 
 enum {
 	O_SCHED = 256, O_LABEL, O_OPS, O_REPEAT, O_WARMUP, O_COOLDOWN,
@@ -86,45 +41,352 @@ enum {
 	O_CONF, O_BOOT, O_JSON, O_HTML, O_WORKDIR, O_SCXROOT, O_DRY, O_VERSION,
 };
 
-static const struct option long_opts[] = {
-	{ "sched", required_argument, NULL, O_SCHED },
-	{ "label", required_argument, NULL, O_LABEL },
-	{ "ops", required_argument, NULL, O_OPS },
-	{ "repeat", required_argument, NULL, O_REPEAT },
-	{ "warmup", required_argument, NULL, O_WARMUP },
-	{ "cooldown", required_argument, NULL, O_COOLDOWN },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "only", required_argument, NULL, O_ONLY },
-	{ "order", required_argument, NULL, O_ORDER },
-	{ "load-timeout", required_argument, NULL, O_LOAD_TIMEOUT },
-	{ "stop-timeout", required_argument, NULL, O_STOP_TIMEOUT },
-	{ "max-other-cpu", required_argument, NULL, O_MAX_OTHER },
-	{ "max-busy", required_argument, NULL, O_MAX_BUSY },
-	{ "settle", required_argument, NULL, O_SETTLE },
-	{ "probe-factor", required_argument, NULL, O_PROBE },
-	{ "disturbed", required_argument, NULL, O_DISTURBED },
-	{ "retries", required_argument, NULL, O_RETRIES },
-	{ "confidence", required_argument, NULL, O_CONF },
-	{ "bootstrap", required_argument, NULL, O_BOOT },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "html", required_argument, NULL, O_HTML },
-	{ "workdir", required_argument, NULL, O_WORKDIR },
-	{ "sched-ext-root", required_argument, NULL, O_SCXROOT },
-	{ "dry-run", no_argument, NULL, O_DRY },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ NULL, 0, NULL, 0 },
+/* The options and their --help lines, in --help order; an entry without a
+ * name is a section title. */
+static const struct {
+	const char *name;
+	int has_arg, id;
+	const char *help;
+} options[] = {
+	{ NULL, 0, 0, "schedulers:\n" },
+	{ "sched", required_argument, O_SCHED,
+"  --sched CMD          a command that loads a sched_ext scheduler and runs\n"
+"                       until SIGINT, or eevdf / default for the kernel's own\n"
+"                       scheduler; repeatable, the first is the baseline\n" },
+	{ "label", required_argument, O_LABEL,
+"  --label NAME         name of the preceding --sched in every output\n" },
+	{ "ops", required_argument, O_OPS,
+"  --ops NAME           sched_ext ops name the preceding --sched must show in\n"
+"                       /sys/kernel/sched_ext/root/ops (default: the program\n"
+"                       name without a scx_ prefix)\n" },
+	{ NULL, 0, 0, "run:\n" },
+	{ "repeat", required_argument, O_REPEAT,
+"  --repeat N           measured runs per scheduler (suite: repeat)\n" },
+	{ "warmup", required_argument, O_WARMUP,
+"  --warmup N           discarded warm-up runs per scheduler (suite: warmup)\n" },
+	{ "cooldown", required_argument, O_COOLDOWN,
+"  --cooldown D         pause before each run (suite: cooldown)\n" },
+	{ "duration", required_argument, O_DURATION,
+"  --duration D         workload duration (suite: duration)\n" },
+	{ "only", required_argument, O_ONLY,
+"  --only NAME          run only this workload (repeatable)\n" },
+	{ "order", required_argument, O_ORDER,
+"  --order interleaved|rotate   A B C A B C, or rotate the order each round\n" },
+	{ "load-timeout", required_argument, O_LOAD_TIMEOUT,
+"  --load-timeout D     wait this long for a scheduler to load (60s)\n" },
+	{ "stop-timeout", required_argument, O_STOP_TIMEOUT,
+"  --stop-timeout D     wait this long for it to unload (15s)\n" },
+	{ NULL, 0, 0, "disturbance:\n" },
+	{ "max-other-cpu", required_argument, O_MAX_OTHER,
+"  --max-other-cpu PCT  a run is disturbed when other processes used more\n"
+"                       than PCT % of all CPUs during it (10; 100 = off)\n" },
+	{ "max-busy", required_argument, O_MAX_BUSY,
+"  --max-busy PCT       ... or the machine was busier than PCT % just before\n"
+"                       it, after waiting up to --settle for quiet (20)\n" },
+	{ "settle", required_argument, O_SETTLE,
+"  --settle D           longest wait for a quiet machine before a run (10s)\n" },
+	{ "probe-factor", required_argument, O_PROBE,
+"  --probe-factor X     ... or a fixed-work probe (always recorded) took X\n"
+"                       times its best; 0 = off (default: in a VM it flagged\n"
+"                       one scheduler's runs far more often than another's)\n" },
+	{ "disturbed", required_argument, O_DISTURBED,
+"  --disturbed repeat|keep   discard and repeat disturbed runs (default),\n"
+"                       or keep them flagged\n" },
+	{ "retries", required_argument, O_RETRIES,
+"  --retries N          repeats of one disturbed run (2)\n" },
+	{ NULL, 0, 0, "statistics and output:\n" },
+	{ "confidence", required_argument, O_CONF,
+"  --confidence X       confidence level (suite: confidence, 0.95)\n" },
+	{ "bootstrap", required_argument, O_BOOT,
+"  --bootstrap N        bootstrap resamples (2000)\n" },
+	{ "json", required_argument, O_JSON,
+"  --json FILE          results, statistics and the run log as JSON\n" },
+	{ "html", required_argument, O_HTML,
+"  --html FILE          self-contained HTML report with plots\n" },
+	{ "workdir", required_argument, O_WORKDIR,
+"  --workdir DIR        keep every run's files (logs, framebench output,\n"
+"                       MangoHud logs) in DIR; default: a temporary folder\n"
+"                       that is removed at the end\n" },
+	{ "sched-ext-root", required_argument, O_SCXROOT,
+"  --sched-ext-root DIR read sched_ext state from DIR, not\n"
+"                       /sys/kernel/sched_ext (for tests)\n" },
+	{ "dry-run", no_argument, O_DRY,
+"  --dry-run            check schedulers and workloads, print the plan\n" },
+	{ "quiet", no_argument, 'q',
+"  -q, --quiet          no progress lines\n" },
+	{ "help", no_argument, 'h', NULL },
+	{ "version", no_argument, O_VERSION, NULL },
 };
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+static void usage(FILE *f)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
+	fputs(
+"usage: gamesuite run SUITE --sched CMD [--sched CMD]... [options]\n"
+"       gamesuite check SUITE      parse a suite file and show its plan\n"
+"       gamesuite --help | --version\n"
+"\n"
+"Runs each workload of SUITE under every scheduler, interleaved (A B C A B C\n"
+"...), warm-up rounds first and discarded, and compares each scheduler with\n"
+"the first one (the baseline): median, bootstrap interval, ratio, Mann-\n"
+"Whitney U p-value and a verdict better / worse / same.\n"
+"\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].help)
+			fputs(options[i].help, f);
+	fputs(
+"\n"
+"Exit status: 0 all runs done, 1 something failed (a scheduler unknown,\n"
+"unavailable, failed to load or ejected; a workload failed; interrupted; the\n"
+"report says what), 2 bad usage or a malformed suite file.\n", f);
+}
+
+static _Noreturn void print_version(void)
+{
+	printf("gamesuite %s\n", GSU_VERSION);
+	exit(EXIT_OK);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static void add_sched(struct gsu_results *r, const char *cmd)
+{
+	struct gsu_sched *ns;
+	char err[600];
+
+	ns = realloc(r->sched, (size_t)(r->nsched + 1) * sizeof(*ns));
+	if (!ns)
+		gs_die(EXIT_RUNTIME, "out of memory");
+	r->sched = ns;
+	if (gsu_sched_init(&r->sched[r->nsched], cmd, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "%s", err);
+	r->nsched++;
+}
+
+/* --label / --ops: a name for the --sched before it. */
+static void name_sched(struct gsu_results *r, int id, const char *name)
+{
+	const char *o = id == O_LABEL ? "--label" : "--ops";
+	struct gsu_sched *s;
+
+	if (!r->nsched)
+		gs_die(EXIT_USAGE, "option %s: comes after the --sched it names",
+		       o);
+	s = &r->sched[r->nsched - 1];
+	if (!*name || strlen(name) >= GSU_NAME_MAX || strpbrk(name, ".\"\\"))
+		gs_die(EXIT_USAGE, "option %s: expected a name without '.', "
+		       "'\"' or '\\' (at most %d characters), got '%s'", o,
+		       GSU_NAME_MAX - 1, name);
+	if (id == O_LABEL) {
+		gs_strlcpy(s->label, name, GSU_NAME_MAX);
+		return;
+	}
+	if (s->is_default)
+		gs_die(EXIT_USAGE, "option --ops: the kernel default has no ops");
+	gs_strlcpy(s->expected_ops, name, GSU_NAME_MAX);
+	s->ops_given = true;
+}
+
+/* One of two words: true for the second, exits on anything else. */
+static bool choice(const char *opt, const char *arg, const char *first,
+		   const char *second)
+{
+	if (strcmp(arg, first) && strcmp(arg, second))
+		gs_die(EXIT_USAGE, "option %s: expected %s or %s, got '%s'", opt,
+		       first, second, arg);
+	return !strcmp(arg, second);
+}
+
+static uint64_t timeout_ns(const char *opt, const char *arg)
+{
+	return gs_opt_duration_ns(opt, arg, NSEC_PER_SEC, 100 * NSEC_PER_MSEC,
+				  3600 * NSEC_PER_SEC);
+}
+
+static void take_option(int id, const char *arg, struct cli *cli,
+			struct gsu_results *r)
+{
+	struct gsu_settings *set = &r->set;
+
+	switch (id) {
+	case O_SCHED: add_sched(r, arg); break;
+	case O_LABEL: case O_OPS: name_sched(r, id, arg); break;
+	case O_REPEAT:
+		cli->repeat = (int)gs_opt_u64("--repeat", arg, 1, 1000);
+		break;
+	case O_WARMUP:
+		cli->warmup = (int)gs_opt_u64("--warmup", arg, 0, 100);
+		break;
+	case O_COOLDOWN:
+		cli->cooldown_ns = gs_opt_duration_ns("--cooldown", arg,
+						      NSEC_PER_SEC, 0,
+						      3600 * NSEC_PER_SEC);
+		break;
+	case O_DURATION:
+		cli->duration_ns = gs_opt_duration_ns("--duration", arg,
+						      NSEC_PER_SEC,
+						      100 * NSEC_PER_MSEC,
+						      24 * 3600 * NSEC_PER_SEC);
+		break;
+	case O_ONLY:
+		cli->only = realloc(cli->only,
+				    (size_t)(cli->nonly + 1) * sizeof(*cli->only));
+		if (!cli->only)
+			gs_die(EXIT_RUNTIME, "out of memory");
+		cli->only[cli->nonly++] = arg;
+		break;
+	case O_ORDER:
+		set->rotate = choice("--order", arg, "interleaved", "rotate");
+		break;
+	case O_LOAD_TIMEOUT:
+		set->load_timeout_ns = timeout_ns("--load-timeout", arg);
+		break;
+	case O_STOP_TIMEOUT:
+		set->stop_timeout_ns = timeout_ns("--stop-timeout", arg);
+		break;
+	case O_MAX_OTHER:
+		set->max_other_cpu = gs_opt_double("--max-other-cpu", arg, 0,
+						   100) / 100;
+		break;
+	case O_MAX_BUSY:
+		set->max_busy_before = gs_opt_double("--max-busy", arg, 0,
+						     100) / 100;
+		break;
+	case O_SETTLE:
+		set->settle_ns = gs_opt_duration_ns("--settle", arg, NSEC_PER_SEC,
+						    0, 3600 * NSEC_PER_SEC);
+		break;
+	case O_PROBE:
+		set->probe_factor = gs_opt_double("--probe-factor", arg, 0, 100);
+		if (set->probe_factor > 0 && set->probe_factor <= 1)
+			gs_die(EXIT_USAGE, "option --probe-factor: expected 0 "
+			       "(off) or a number above 1, got '%s'", arg);
+		break;
+	case O_DISTURBED:
+		set->keep_disturbed = choice("--disturbed", arg, "repeat",
+					     "keep");
+		break;
+	case O_RETRIES:
+		set->retries = (int)gs_opt_u64("--retries", arg, 0, 100);
+		break;
+	case O_CONF:
+		cli->confidence = gs_opt_double("--confidence", arg, 0.5, 0.999);
+		break;
+	case O_BOOT:
+		set->bootstrap_iters = (unsigned)gs_opt_u64("--bootstrap", arg,
+							    100, 1000000);
+		break;
+	case O_JSON: cli->json = arg; break;
+	case O_HTML: cli->html = arg; break;
+	case O_WORKDIR: cli->workdir = arg; break;
+	case O_SCXROOT: set->scx_root = arg; break;
+	case O_DRY: cli->dry_run = true; break;
+	case 'q': cli->quiet = true; break;
+	}
+}
+
+/* The command, the options and the suite file's path; exits on bad usage
+ * and after --help / --version. */
+static void parse_command_line(int argc, char **argv, struct cli *cli,
+			       struct gsu_results *r)
+{
+	struct option long_opts[ARRAY_SIZE(options) + 1];
+	size_t n = 0;
+	int opt;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->repeat = cli->warmup = -1;
+	cli->cooldown_ns = UINT64_MAX;
+	r->set = (struct gsu_settings){
+		.bootstrap_iters = 2000,
+		.max_other_cpu = 0.10,
+		.max_busy_before = 0.20,
+		.retries = 2,
+		.load_timeout_ns = 60 * NSEC_PER_SEC,
+		.stop_timeout_ns = 15 * NSEC_PER_SEC,
+		.settle_ns = 10 * NSEC_PER_SEC,
+		.scx_root = GS_SCX_ROOT,
+	};
+	if (argc < 2) {
+		usage(stderr);
+		exit(EXIT_USAGE);
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		exit(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version"))
+		print_version();
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
+		gs_die(EXIT_USAGE, "unknown command '%s' (expected run or "
+		       "check; see --help)", argv[1]);
+	cli->check = !strcmp(argv[1], "check");
+
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].name)
+			long_opts[n++] = (struct option){ options[i].name,
+				options[i].has_arg, NULL, options[i].id };
+	long_opts[n] = (struct option){ 0 };
+	optind = 2;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":qh", long_opts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			exit(EXIT_OK);
+		}
+		if (opt == O_VERSION)
+			print_version();
+		if (opt == '?' || opt == ':')
+			gs_die_bad_option(opt, argv);
+		take_option(opt, optarg, cli, r);
+	}
+	if (optind != argc - 1)
+		gs_die(EXIT_USAGE, optind >= argc ? "missing SUITE file"
+		       : "one SUITE file expected, got extra '%s'",
+		       argv[optind + 1 < argc ? optind + 1 : optind]);
+	cli->suite_path = argv[optind];
+}
+
+/* ---- the suite and the schedulers ---------------------------------------- */
+
+/* Loads the suite with the command line's overrides and --only. */
+static void load_suite(struct cli *cli, struct gsu_suite *suite,
+		       struct gsu_results *r)
+{
+	char err[600];
+
+	if (gsu_suite_load(cli->suite_path, suite, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "%s", err);
+	if (cli->repeat > 0)
+		suite->repeat = cli->repeat;
+	if (cli->warmup >= 0)
+		suite->warmup = cli->warmup;
+	if (cli->cooldown_ns != UINT64_MAX)
+		suite->cooldown_ns = cli->cooldown_ns;
+	if (cli->duration_ns)
+		suite->duration_ns = cli->duration_ns;
+	r->set.confidence = cli->confidence > 0 ? cli->confidence
+						: suite->confidence;
+	if (gsu_suite_keep(suite, cli->only, cli->nonly, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "option --only: %s", err);
+	free(cli->only);
+	cli->only = NULL;
+	r->suite = suite;
+}
+
+/* Labels name schedulers in every output: a repeated one gets "#N". */
+static void unique_labels(struct gsu_results *r)
+{
+	for (int s = 1; s < r->nsched; s++)
+		for (int q = 0; q < s; q++)
+			if (!strcmp(r->sched[s].label, r->sched[q].label)) {
+				char l[GSU_NAME_MAX + 16];
+
+				snprintf(l, sizeof(l), "%.*s#%d",
+					 GSU_NAME_MAX - 8, r->sched[s].label,
+					 s + 1);
+				gs_strlcpy(r->sched[s].label, l, GSU_NAME_MAX);
+				q = -1;
+			}
 }
 
 static void print_plan(FILE *f, const struct gsu_results *r)
@@ -158,303 +420,90 @@ static void print_plan(FILE *f, const struct gsu_results *r)
 			r->nsched, su->repeat + su->warmup);
 }
 
+/* ---- the run ------------------------------------------------------------ */
+
+/* The folder for every run's files: --workdir, else a temporary one (true:
+ * remove it at the end). */
+static bool make_workdir(const char *workdir, struct gsu_results *r)
+{
+	const char *td = getenv("TMPDIR");
+
+	if (workdir) {
+		if (mkdir(workdir, 0755) && errno != EEXIST)
+			gs_die(EXIT_RUNTIME, "cannot create %s: %s", workdir,
+			       strerror(errno));
+		gs_strlcpy(r->workdir, workdir, sizeof(r->workdir));
+		return false;
+	}
+	snprintf(r->workdir, sizeof(r->workdir), "%s/gamesuite.XXXXXX",
+		 td && *td ? td : "/tmp");
+	if (!mkdtemp(r->workdir))
+		gs_die(EXIT_RUNTIME, "cannot create a temporary folder in %s: %s",
+		       td ? td : "/tmp", strerror(errno));
+	return true;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Runs the suite and writes the table, --json and --html; returns the exit
+ * status. */
+static int run_and_report(const struct cli *cli, struct gsu_results *r,
+			  struct gsu_table *t)
+{
+	bool tmpdir = make_workdir(cli->workdir, r);
+	int rc;
+
+	gsu_install_signal_handlers();
+	gsu_run_suite(r, cli->quiet ? NULL : stderr);
+	if (gsu_table_build(r, t))
+		gs_die(EXIT_RUNTIME, "out of memory");
+	gsu_out_text(stdout, r, t);
+	fflush(stdout);
+	rc = gsu_exit_status(r);
+	if (cli->json && gsu_out_json(cli->json, r, t))
+		rc = EXIT_RUNTIME;
+	if (cli->html && gsu_out_html(cli->html, r, t))
+		rc = EXIT_RUNTIME;
+	if (r->interrupted)
+		gs_warn("interrupted by signal %d: wrote what was measured so "
+			"far", (int)gsu_stop_signal);
+	if (tmpdir)
+		nftw(r->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	/* static: what early exits leave allocated stays reachable */
 	static struct gsu_suite suite;
 	static struct gsu_results r;
 	static struct gsu_table t;
-	const char *cmd, *json = NULL, *html = NULL, *workdir = NULL;
-	char **only = NULL, err[600];
-	int nonly = 0, opt, rc;
-	int repeat = -1, warmup = -1;
-	uint64_t cooldown = UINT64_MAX, duration = 0;
-	double conf = 0;
-	bool quiet = false, dry = false, tmpdir = false;
+	struct cli cli;
+	int rc = EXIT_OK;
 
 	gs_set_prog(argv[0]);
-	memset(&r, 0, sizeof(r));
-	r.set.bootstrap_iters = 2000;
-	r.set.max_other_cpu = 0.10;
-	r.set.max_busy_before = 0.20;
-	r.set.probe_factor = 0;
-	r.set.retries = 2;
-	r.set.load_timeout_ns = 60 * NSEC_PER_SEC;
-	r.set.stop_timeout_ns = 15 * NSEC_PER_SEC;
-	r.set.settle_ns = 10 * NSEC_PER_SEC;
-	r.set.scx_root = GS_SCX_ROOT;
-
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	cmd = argv[1];
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(cmd, "--version")) {
-		printf("gamesuite %s\n", GSU_VERSION);
-		return EXIT_OK;
-	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "check"))
-		gs_die(EXIT_USAGE, "unknown command '%s' (expected run or "
-		       "check; see --help)", cmd);
-	optind = 2;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":qh", long_opts, NULL)) != -1) {
-		struct gsu_sched *ns;
-
-		switch (opt) {
-		case O_SCHED:
-			ns = realloc(r.sched, (size_t)(r.nsched + 1) *
-						      sizeof(*ns));
-			if (!ns)
-				gs_die(EXIT_RUNTIME, "out of memory");
-			r.sched = ns;
-			if (gsu_sched_init(&r.sched[r.nsched], optarg, err,
-					   sizeof(err)))
-				gs_die(EXIT_USAGE, "%s", err);
-			r.nsched++;
-			break;
-		case O_LABEL:
-		case O_OPS: {
-			const char *o = opt == O_LABEL ? "--label" : "--ops";
-			bool ok = *optarg && strlen(optarg) < GSU_NAME_MAX &&
-				  !strpbrk(optarg, ".\"\\");
-
-			if (!r.nsched)
-				gs_die(EXIT_USAGE, "option %s: comes after the "
-				       "--sched it names", o);
-			if (!ok)
-				gs_die(EXIT_USAGE, "option %s: expected a name "
-				       "without '.', '\"' or '\\' (at most %d "
-				       "characters), got '%s'", o,
-				       GSU_NAME_MAX - 1, optarg);
-			if (opt == O_LABEL) {
-				gs_strlcpy(r.sched[r.nsched - 1].label, optarg,
-					   GSU_NAME_MAX);
-			} else {
-				if (r.sched[r.nsched - 1].is_default)
-					gs_die(EXIT_USAGE, "option --ops: the "
-					       "kernel default has no ops");
-				gs_strlcpy(r.sched[r.nsched - 1].expected_ops,
-					   optarg, GSU_NAME_MAX);
-				r.sched[r.nsched - 1].ops_given = true;
-			}
-			break;
-		}
-		case O_REPEAT:
-			repeat = (int)gs_opt_u64("--repeat", optarg, 1, 1000);
-			break;
-		case O_WARMUP:
-			warmup = (int)gs_opt_u64("--warmup", optarg, 0, 100);
-			break;
-		case O_COOLDOWN:
-			cooldown = gs_opt_duration_ns("--cooldown", optarg,
-						      NSEC_PER_SEC, 0,
-						      3600 * NSEC_PER_SEC);
-			break;
-		case O_DURATION:
-			duration = gs_opt_duration_ns("--duration", optarg,
-						      NSEC_PER_SEC,
-						      100 * NSEC_PER_MSEC,
-						      24 * 3600 * NSEC_PER_SEC);
-			break;
-		case O_ONLY:
-			only = realloc(only, (size_t)(nonly + 1) * sizeof(*only));
-			if (!only)
-				gs_die(EXIT_RUNTIME, "out of memory");
-			only[nonly++] = optarg;
-			break;
-		case O_ORDER:
-			if (!strcmp(optarg, "rotate"))
-				r.set.rotate = true;
-			else if (strcmp(optarg, "interleaved"))
-				gs_die(EXIT_USAGE, "option --order: expected "
-				       "interleaved or rotate, got '%s'", optarg);
-			break;
-		case O_LOAD_TIMEOUT:
-			r.set.load_timeout_ns = gs_opt_duration_ns(
-				"--load-timeout", optarg, NSEC_PER_SEC,
-				100 * NSEC_PER_MSEC, 3600 * NSEC_PER_SEC);
-			break;
-		case O_STOP_TIMEOUT:
-			r.set.stop_timeout_ns = gs_opt_duration_ns(
-				"--stop-timeout", optarg, NSEC_PER_SEC,
-				100 * NSEC_PER_MSEC, 3600 * NSEC_PER_SEC);
-			break;
-		case O_MAX_OTHER:
-			r.set.max_other_cpu =
-				gs_opt_double("--max-other-cpu", optarg, 0, 100) /
-				100;
-			break;
-		case O_MAX_BUSY:
-			r.set.max_busy_before =
-				gs_opt_double("--max-busy", optarg, 0, 100) / 100;
-			break;
-		case O_SETTLE:
-			r.set.settle_ns = gs_opt_duration_ns(
-				"--settle", optarg, NSEC_PER_SEC, 0,
-				3600 * NSEC_PER_SEC);
-			break;
-		case O_PROBE:
-			r.set.probe_factor =
-				gs_opt_double("--probe-factor", optarg, 0, 100);
-			if (r.set.probe_factor > 0 && r.set.probe_factor <= 1)
-				gs_die(EXIT_USAGE, "option --probe-factor: "
-				       "expected 0 (off) or a number above 1, "
-				       "got '%s'", optarg);
-			break;
-		case O_DISTURBED:
-			if (!strcmp(optarg, "keep"))
-				r.set.keep_disturbed = true;
-			else if (strcmp(optarg, "repeat"))
-				gs_die(EXIT_USAGE, "option --disturbed: expected "
-				       "repeat or keep, got '%s'", optarg);
-			break;
-		case O_RETRIES:
-			r.set.retries = (int)gs_opt_u64("--retries", optarg, 0,
-							100);
-			break;
-		case O_CONF:
-			conf = gs_opt_double("--confidence", optarg, 0.5, 0.999);
-			break;
-		case O_BOOT:
-			r.set.bootstrap_iters = (unsigned)gs_opt_u64(
-				"--bootstrap", optarg, 100, 1000000);
-			break;
-		case O_JSON: json = optarg; break;
-		case O_HTML: html = optarg; break;
-		case O_WORKDIR: workdir = optarg; break;
-		case O_SCXROOT: r.set.scx_root = optarg; break;
-		case O_DRY: dry = true; break;
-		case 'q': quiet = true; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		case O_VERSION: printf("gamesuite %s\n", GSU_VERSION);
-			return EXIT_OK;
-		default:
-			gs_die_bad_option(opt, argv);
-		}
-	}
-	if (optind != argc - 1)
-		gs_die(EXIT_USAGE, optind >= argc ? "missing SUITE file"
-		       : "one SUITE file expected, got extra '%s'",
-		       argv[optind + 1 < argc ? optind + 1 : optind]);
-	if (gsu_suite_load(argv[optind], &suite, err, sizeof(err)))
-		gs_die(EXIT_USAGE, "%s", err);
-	if (repeat > 0)
-		suite.repeat = repeat;
-	if (warmup >= 0)
-		suite.warmup = warmup;
-	if (cooldown != UINT64_MAX)
-		suite.cooldown_ns = cooldown;
-	if (duration)
-		suite.duration_ns = duration;
-	r.set.confidence = conf > 0 ? conf : suite.confidence;
-	for (int i = 0; i < nonly; i++) {
-		int found = -1;
-
-		for (int w = 0; w < suite.nw; w++)
-			if (!strcmp(suite.w[w].name, only[i]))
-				found = w;
-		if (found < 0)
-			gs_die(EXIT_USAGE, "option --only: no workload '%s' in "
-			       "%s", only[i], suite.path);
-	}
-	if (nonly) { /* keep the selected workloads, in suite order */
-		int k = 0;
-
-		for (int w = 0; w < suite.nw; w++) {
-			bool keep = false;
-
-			for (int i = 0; i < nonly; i++)
-				keep |= !strcmp(suite.w[w].name, only[i]);
-			if (keep) {
-				struct gsu_workload tmp = suite.w[k];
-
-				suite.w[k] = suite.w[w];
-				suite.w[w] = tmp;
-				k++;
-			}
-		}
-		/* the dropped ones now sit after k: free them */
-		if (k < suite.nw) {
-			struct gsu_suite rest = { .w = &suite.w[k],
-						  .nw = suite.nw - k };
-
-			for (int w = 0; w < rest.nw; w++) {
-				struct gsu_workload *d = &rest.w[w];
-
-				for (int b = 0; b < d->nbg; b++)
-					free(d->bg[b]);
-				if (d->args)
-					for (int a = 0; a < d->nargs; a++)
-						free(d->args[a]);
-				free(d->args);
-				free(d->command);
-			}
-		}
-		suite.nw = k;
-	}
-	free(only);
-	r.suite = &suite;
-	/* unique labels */
-	for (int s = 1; s < r.nsched; s++)
-		for (int q = 0; q < s; q++)
-			if (!strcmp(r.sched[s].label, r.sched[q].label)) {
-				char l[GSU_NAME_MAX + 16];
-
-				snprintf(l, sizeof(l), "%.*s#%d",
-					 GSU_NAME_MAX - 8, r.sched[s].label,
-					 s + 1);
-				gs_strlcpy(r.sched[s].label, l, GSU_NAME_MAX);
-				q = -1;
-			}
+	parse_command_line(argc, argv, &cli, &r);
+	load_suite(&cli, &suite, &r);
+	unique_labels(&r);
 	gsu_prepare(&r);
 
-	if (!strcmp(cmd, "check") || dry) {
+	if (cli.check || cli.dry_run) {
 		print_plan(stdout, &r);
-		rc = EXIT_OK;
-		goto out;
-	}
-	if (!r.nsched)
-		gs_die(EXIT_USAGE, "no --sched given (e.g. --sched eevdf "
-		       "--sched lavd)");
-
-	if (workdir) {
-		if (mkdir(workdir, 0755) && errno != EEXIST)
-			gs_die(EXIT_RUNTIME, "cannot create %s: %s", workdir,
-			       strerror(errno));
-		gs_strlcpy(r.workdir, workdir, sizeof(r.workdir));
 	} else {
-		const char *td = getenv("TMPDIR");
-
-		snprintf(r.workdir, sizeof(r.workdir), "%s/gamesuite.XXXXXX",
-			 td && *td ? td : "/tmp");
-		if (!mkdtemp(r.workdir))
-			gs_die(EXIT_RUNTIME, "cannot create a temporary "
-			       "folder in %s: %s", td ? td : "/tmp",
-			       strerror(errno));
-		tmpdir = true;
+		if (!r.nsched)
+			gs_die(EXIT_USAGE, "no --sched given (e.g. --sched eevdf "
+			       "--sched lavd)");
+		rc = run_and_report(&cli, &r, &t);
 	}
-	gsu_install_signal_handlers();
-	gsu_run_suite(&r, quiet ? NULL : stderr);
-	if (gsu_table_build(&r, &t))
-		gs_die(EXIT_RUNTIME, "out of memory");
-	gsu_out_text(stdout, &r, &t);
-	fflush(stdout);
-	rc = gsu_exit_status(&r);
-	if (json && gsu_out_json(json, &r, &t))
-		rc = EXIT_RUNTIME;
-	if (html && gsu_out_html(html, &r, &t))
-		rc = EXIT_RUNTIME;
-	if (r.interrupted)
-		gs_warn("interrupted by signal %d: wrote what was measured so "
-			"far", (int)gsu_stop_signal);
-	if (tmpdir)
-		nftw(r.workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-out:
+
 	gsu_table_free(&t);
 	gsu_results_free_runs(&r);
 	for (int s = 0; s < r.nsched; s++)

@@ -403,23 +403,61 @@ int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 	return rc;
 }
 
+static void workload_free(struct gsu_workload *w)
+{
+	for (int b = 0; b < w->nbg; b++)
+		free(w->bg[b]);
+	if (w->args) {
+		for (int a = 0; a < w->nargs; a++)
+			free(w->args[a]);
+		free(w->args);
+	}
+	free(w->command);
+}
+
 void gsu_suite_free(struct gsu_suite *s)
 {
-	for (int i = 0; i < s->nw; i++) {
-		struct gsu_workload *w = &s->w[i];
-
-		for (int b = 0; b < w->nbg; b++)
-			free(w->bg[b]);
-		if (w->args) {
-			for (int a = 0; a < w->nargs; a++)
-				free(w->args[a]);
-			free(w->args);
-		}
-		free(w->command);
-	}
+	for (int i = 0; i < s->nw; i++)
+		workload_free(&s->w[i]);
 	free(s->w);
 	s->w = NULL;
 	s->nw = 0;
+}
+
+static bool named(const char *name, const char *const names[], int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+int gsu_suite_keep(struct gsu_suite *s, const char *const names[], int n,
+		   char *err, size_t errlen)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+
+		for (int w = 0; w < s->nw; w++)
+			found |= !strcmp(s->w[w].name, names[i]);
+		if (!found) {
+			snprintf(err, errlen, "no workload '%s' in %s",
+				 names[i], s->path);
+			return -1;
+		}
+	}
+	if (!n)
+		return 0;
+	for (int w = 0; w < s->nw; w++) {
+		if (named(s->w[w].name, names, n))
+			s->w[kept++] = s->w[w];
+		else
+			workload_free(&s->w[w]);
+	}
+	s->nw = kept;
+	return 0;
 }
 
 uint64_t gsu_workload_duration(const struct gsu_suite *s,

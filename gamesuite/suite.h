@@ -20,6 +20,14 @@ int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 		   size_t errlen);
 void gsu_suite_free(struct gsu_suite *s);
 
+/*
+ * Keeps only the workloads named in names[0..n) (--only), in suite order;
+ * n == 0 keeps all. Returns 0, or -1 with "no workload 'X' in PATH" in err
+ * when a name is not in the suite (nothing dropped then).
+ */
+int gsu_suite_keep(struct gsu_suite *s, const char *const names[], int n,
+		   char *err, size_t errlen);
+
 /* The duration a workload runs for (its own, else the suite default). */
 uint64_t gsu_workload_duration(const struct gsu_suite *s,
 			       const struct gsu_workload *w);

@@ -105,6 +105,18 @@ static void suite_good(void **state)
 			    "env FOO=1 ./game --bench # not a comment");
 	assert_true(gsu_workload_duration(&s, &s.w[2]) == 20000000000ULL);
 	assert_true(s.w[2].startup_ns == 3000000000ULL);
+
+	/* --only: a name not in the suite drops nothing; the others keep
+	 * the suite's order */
+	assert_int_equal(gsu_suite_keep(&s, (const char *[]){ "game1", "nope" },
+					2, err, sizeof(err)), -1);
+	assert_string_equal(err, "no workload 'nope' in t.suite");
+	assert_int_equal(s.nw, 3);
+	assert_int_equal(gsu_suite_keep(&s, (const char *[]){ "game1",
+					"proton-hogs" }, 2, err, sizeof(err)), 0);
+	assert_int_equal(s.nw, 2);
+	assert_string_equal(s.w[0].name, "proton-hogs");
+	assert_string_equal(s.w[1].name, "game1");
 	gsu_suite_free(&s);
 }
 
