@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * framebench: a reproducible gaming-workload scheduler benchmark.
- * See README.md, section framebench; the modules:
- *   cli.c      options            profile.c  profile format
- *   plan.c     deterministic plan engine.c   threads, futexes, processes
- *   work.c     calibrated work    bg.c       background load
- *   disturb.c  --disturb          collect.c  frame records, CSV
- *   report.c   summary and JSON   feed.c     shared-memory frame feed
- *   markers.c  trace_marker       run.c      one run; selftest.c
+ * See docs/framebench.md; the modules:
+ *   cli.c      options              profile.c  profile format
+ *   plan.c     deterministic plan   engine.c   threads, futexes, processes
+ *   tasks.c    the threads' loops   work.c     calibrated work
+ *   bg.c       background load      disturb.c  --disturb
+ *   collect.c  frame records, CSV   report.c   summary and JSON
+ *   feed.c     shared-memory feed   markers.c  trace_marker
+ *   run.c      one run              selftest.c --self-test
  */
 #include <errno.h>
 #include <sched.h>

@@ -4,7 +4,7 @@
 # the program itself.
 
 FB_SRCS := framebench/profile.c framebench/builtin.c framebench/plan.c \
-	framebench/work.c framebench/engine.c framebench/bg.c \
+	framebench/work.c framebench/engine.c framebench/tasks.c framebench/bg.c \
 	framebench/disturb.c framebench/collect.c framebench/report.c \
 	framebench/feed.c framebench/markers.c framebench/cli.c \
 	framebench/run.c framebench/selftest.c
