@@ -31,13 +31,6 @@ $(BUILD)/framebench: $(FB_OBJDIR)/main.o $(FB_LIB) $(LIBGS)
 $(BUILD)/tests/test_framebench.o: CFLAGS += -Iframebench
 $(eval $(call gs_test,test_framebench,tests/test_framebench.c $(FB_LIB)))
 
-# build/tests/framebench_mhcheck FILE: checks a --csv file with the shared
-# MangoHud reader (for the shell tests).
-TEST_TOOLS += $(BUILD)/tests/framebench_mhcheck
-$(BUILD)/tests/framebench_mhcheck: $(BUILD)/tests/test_framebench_mhcheck.o $(LIBGS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
-
 # Shell integration tests (about 40 s together).
 INTEGRATION_TESTS += tests/framebench_cli.sh tests/framebench_profiles.sh \
 	tests/framebench_signal.sh

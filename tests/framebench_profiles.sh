@@ -11,7 +11,7 @@ set -u
 B=${BUILD:-build}
 FB=$B/framebench
 J=$B/tests/jsonget
-M=$B/tests/framebench_mhcheck
+M=$B/tests/mhcheck
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 fails=0

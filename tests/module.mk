@@ -3,8 +3,11 @@
 $(eval $(call gs_test,test_stats,tests/test_stats.c))
 $(eval $(call gs_test,test_formats,tests/test_formats.c))
 
-# Helpers for shell tests: build/tests/jsonget FILE PATH... prints JSON values.
-TEST_TOOLS += $(BUILD)/tests/jsonget
-$(BUILD)/tests/jsonget: $(BUILD)/tests/tools/jsonget.o $(LIBGS)
+# Tools of the shell tests, build/tests/NAME from tests/tools/NAME.c:
+#   jsonget FILE PATH...  prints the values at dotted paths of a JSON file
+#   mhcheck FILE          checks a MangoHud CSV log with the shared reader
+SHELL_TEST_TOOLS := $(BUILD)/tests/jsonget $(BUILD)/tests/mhcheck
+TEST_TOOLS += $(SHELL_TEST_TOOLS)
+$(SHELL_TEST_TOOLS): $(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * framebench_mhcheck FILE: reads a MangoHud CSV log with the shared
+ * mhcheck FILE: reads a MangoHud CSV log with the shared
  * library's reader (the one every tool of the project uses) and prints
  *   rows N unit ms|us per_frame yes|no elapsed yes|no
  * Exit 0 when the log is a per-frame log in ms with an elapsed column,
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 
 	gs_set_prog(argv[0]);
 	if (argc != 2)
-		gs_die(EXIT_USAGE, "usage: framebench_mhcheck FILE");
+		gs_die(EXIT_USAGE, "usage: mhcheck FILE");
 	if (gs_mh_read_path(argv[1], &log, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "%s", err);
 	printf("rows %zu unit %s per_frame %s elapsed %s\n", log.n,
