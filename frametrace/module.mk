@@ -8,7 +8,9 @@
 FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/finish.c frametrace/marker.c \
 	frametrace/model.c frametrace/feed.c frametrace/procnames.c \
-	frametrace/import.c frametrace/explain.c frametrace/report.c frametrace/html.c \
+	frametrace/import.c frametrace/import_text.c \
+	frametrace/import_perf.c frametrace/import_ftrace.c frametrace/import_events.c \
+	frametrace/import_mangohud.c frametrace/explain.c frametrace/report.c frametrace/html.c \
 	frametrace/export.c frametrace/steal.c
 FT_BPF_SRCS := frametrace/ftbpf.c frametrace/record.c frametrace/watch.c
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c

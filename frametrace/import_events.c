@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One event line of perf or ftrace text: the tracepoint's key=value
+ * fields into a frametrace event (frametrace.h), its tasks named. */
+#include "importer.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "marker.h"
+
+uint32_t ft_parse_state(const char *s, int *preempt)
+{
+	uint32_t st = 0;
+
+	*preempt = 0;
+	if (isdigit((unsigned char)*s))
+		return (uint32_t)strtoul(s, NULL, 0) & 0x7fff;
+	for (; *s && *s != ' '; s++) {
+		switch (*s) {
+		case 'R': break;
+		case '+': *preempt = 1; break;
+		case 'S': st |= 0x1; break;
+		case 'D': st |= 0x2; break;
+		case 'T': st |= 0x4; break;
+		case 't': st |= 0x8; break;
+		case 'X': st |= 0x10; break;
+		case 'Z': st |= 0x20; break;
+		case 'P': st |= 0x40; break;
+		case 'I': st |= 0x402; break;
+		case 'K': st |= 0x100; break;
+		case 'W': st |= 0x200; break;
+		case 'N': st |= 0x400; break;
+		default: break; /* '|' and unknown letters */
+		}
+	}
+	return st;
+}
+
+/* ---- key=value arguments ------------------------------------------- */
+
+struct kv {
+	const char *key;
+	size_t klen;
+	const char *val;
+	size_t vlen;
+};
+
+#define MAX_KV 32
+
+static bool key_start(const char *s, size_t *klen)
+{
+	size_t i = 0;
+
+	if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	while (isalnum((unsigned char)s[i]) || s[i] == '_')
+		i++;
+	if (s[i] != '=')
+		return false;
+	*klen = i;
+	return true;
+}
+
+/* Splits "a=1 b=two words c=3" by keys: a value runs to the next " key=". */
+static int parse_kv(const char *args, struct kv *kv, int max)
+{
+	int n = 0;
+	size_t len = strlen(args);
+
+	for (size_t i = 0; i < len; i++) {
+		size_t klen;
+
+		if ((i == 0 || args[i - 1] == ' ') && key_start(args + i, &klen)) {
+			if (n > 0) {
+				const char *e = args + i;
+
+				while (e > kv[n - 1].val && e[-1] == ' ')
+					e--;
+				kv[n - 1].vlen = (size_t)(e - kv[n - 1].val);
+			}
+			if (n == max)
+				return n;
+			kv[n].key = args + i;
+			kv[n].klen = klen;
+			kv[n].val = args + i + klen + 1;
+			kv[n].vlen = 0;
+			n++;
+			i += klen;
+		}
+	}
+	if (n > 0) {
+		const char *e = args + len;
+
+		while (e > kv[n - 1].val && (e[-1] == ' ' || e[-1] == '\r'))
+			e--;
+		kv[n - 1].vlen = (size_t)(e - kv[n - 1].val);
+	}
+	/* "prev_state=S ==> next_comm=..." : drop the arrow from the value */
+	for (int k = 0; k < n; k++) {
+		while (kv[k].vlen >= 3 &&
+		       !memcmp(kv[k].val + kv[k].vlen - 3, "==>", 3)) {
+			kv[k].vlen -= 3;
+			while (kv[k].vlen && kv[k].val[kv[k].vlen - 1] == ' ')
+				kv[k].vlen--;
+		}
+	}
+	return n;
+}
+
+static const struct kv *kv_find(const struct kv *kv, int n, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (int i = 0; i < n; i++)
+		if (kv[i].klen == kl && !memcmp(kv[i].key, key, kl))
+			return &kv[i];
+	return NULL;
+}
+
+static int kv_str(const struct kv *kv, int n, const char *key, char *out,
+		  size_t outlen)
+{
+	const struct kv *v = kv_find(kv, n, key);
+	size_t l;
+
+	if (!v)
+		return -1;
+	l = v->vlen < outlen - 1 ? v->vlen : outlen - 1;
+	memcpy(out, v->val, l);
+	out[l] = '\0';
+	return 0;
+}
+
+/* Leading unsigned number of a value ("58056 [ns]", "001"). */
+static int kv_u64(const struct kv *kv, int n, const char *key, uint64_t *out)
+{
+	const struct kv *v = kv_find(kv, n, key);
+	uint64_t x = 0;
+	size_t i = 0;
+
+	if (!v || !v->vlen || !isdigit((unsigned char)v->val[0]))
+		return -1;
+	for (; i < v->vlen && isdigit((unsigned char)v->val[i]); i++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(v->val[i] - '0');
+	}
+	if (i < v->vlen && v->val[i] != ' ')
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static void unknown_event(struct ft_import *im, const char *ev)
+{
+	im->unknown_lines++;
+	for (int i = 0; i < im->nunknown; i++)
+		if (!strcmp(im->unknown[i], ev)) {
+			im->unknown_count[i]++;
+			return;
+		}
+	if (im->nunknown < 5) {
+		snprintf(im->unknown[im->nunknown], sizeof(im->unknown[0]), "%s",
+			 ev);
+		im->unknown_first_line[im->nunknown] = im->line;
+		im->unknown_count[im->nunknown++] = 1;
+	}
+}
+
+static void name_task(struct ft_import *im, uint64_t tid,
+		      const char *comm, uint32_t pid)
+{
+	if (tid > UINT32_MAX)
+		return;
+	if (tid == 0)
+		comm = NULL; /* idle: swapper/N per CPU, printed as <idle> */
+	if (ft_task_set(im->t, (uint32_t)tid, pid, comm))
+		im->oom = true;
+}
+
+static void push(struct ft_import *im, const struct ft_ev *e)
+{
+	if (ft_trace_push(im->t, e))
+		im->oom = true;
+	else
+		im->events++;
+}
+
+static bool known_ignored(const char *ev)
+{
+	static const char *const names[] = {
+		"sched_stat_wait", "sched_stat_sleep", "sched_stat_iowait",
+		"sched_stat_blocked", "sched_process_exec", "sched_process_free",
+		"sched_process_wait", "sched_kthread_stop", "sched_kthread_stop_ret",
+		"sched_wait_task", "sched_pi_setprio", "sched_move_numa",
+		"sched_swap_numa", "sched_wake_idle_without_ipi",
+		"task_newtask", "task_rename",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(ev, names[i]))
+			return true;
+	return false;
+}
+
+static int cpu_ok(struct ft_import *im, uint64_t cpu)
+{
+	if (cpu >= FT_CPU_LIMIT) {
+		ft_import_bad(im, "CPU %" PRIu64 " out of range", cpu);
+		return -1;
+	}
+	return 0;
+}
+
+static void marker_line(struct ft_import *im, const struct ft_text_hdr *h,
+			const char *text)
+{
+	struct ft_ev e = { 0 };
+	long idx;
+	char buf[FT_MARK_MAX * 4];
+	size_t n = strlen(text);
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n'))
+		buf[--n] = '\0';
+	idx = ft_str_add(im->t, buf);
+	if (idx < 0) {
+		im->oom = true;
+		return;
+	}
+	e.ts = h->ts;
+	e.type = FT_EV_MARK;
+	e.cpu = (uint16_t)h->cpu;
+	e.tid = (uint32_t)h->tid;
+	e.arg = (uint32_t)h->pid;
+	e.arg2 = (uint32_t)idx;
+	if (!e.arg) {
+		struct ft_atrace a;
+
+		if (!ft_atrace_parse(buf, &a) && a.tgid)
+			e.arg = a.tgid;
+	}
+	push(im, &e);
+}
+
+void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
+{
+	struct kv kv[MAX_KV];
+	int n;
+	struct ft_ev e = { 0 };
+	char comm[64];
+	uint64_t a, b2, c;
+
+	if (cpu_ok(im, h->cpu))
+		return;
+	if (h->comm[0] && h->tid)
+		name_task(im, h->tid, h->comm, (uint32_t)h->pid);
+	else if (h->pid && h->tid)
+		name_task(im, h->tid, NULL, (uint32_t)h->pid);
+	e.ts = h->ts;
+	e.cpu = (uint16_t)h->cpu;
+	if (!strcmp(h->event, "tracing_mark_write") || !strcmp(h->event, "0")) {
+		marker_line(im, h, h->args);
+		return;
+	}
+	if (!strcmp(h->event, "print")) {
+		const char *p = strstr(h->args, "buf=");
+
+		if (p)
+			p += 4;
+		else if (!strncmp(h->args, "tracing_mark_write: ", 20))
+			p = h->args + 20;
+		else
+			p = h->args;
+		marker_line(im, h, p);
+		return;
+	}
+	n = parse_kv(h->args, kv, MAX_KV);
+	if (!strcmp(h->event, "sched_switch")) {
+		char st[32];
+		int preempt;
+		uint64_t pprio = 120, nprio = 120;
+
+		if (kv_u64(kv, n, "prev_pid", &a) || kv_u64(kv, n, "next_pid", &b2) ||
+		    kv_str(kv, n, "prev_state", st, sizeof(st)) || a > UINT32_MAX ||
+		    b2 > UINT32_MAX) {
+			ft_import_bad(im, "sched_switch without prev_pid, "
+					  "prev_state and next_pid");
+			return;
+		}
+		kv_u64(kv, n, "prev_prio", &pprio);
+		kv_u64(kv, n, "next_prio", &nprio);
+		e.type = FT_EV_SWITCH;
+		e.tid = (uint32_t)a;
+		e.arg = (uint32_t)b2;
+		e.arg2 = ft_parse_state(st, &preempt) |
+			 (uint32_t)(pprio & 0xff) << 16 |
+			 (uint32_t)(nprio & 0xff) << 24;
+		if (preempt)
+			e.flags |= FT_F_PREEMPT;
+		if (!kv_str(kv, n, "prev_comm", comm, sizeof(comm)))
+			name_task(im, a, comm, 0);
+		if (!kv_str(kv, n, "next_comm", comm, sizeof(comm)))
+			name_task(im, b2, comm, 0);
+		push(im, &e);
+	} else if (!strcmp(h->event, "sched_waking") ||
+		   !strcmp(h->event, "sched_wakeup") ||
+		   !strcmp(h->event, "sched_wakeup_new")) {
+		uint64_t prio = 120, target = h->cpu;
+
+		if (kv_u64(kv, n, "pid", &a) || a > UINT32_MAX) {
+			ft_import_bad(im, "%s without pid", h->event);
+			return;
+		}
+		kv_u64(kv, n, "prio", &prio);
+		kv_u64(kv, n, "target_cpu", &target);
+		e.type = !strcmp(h->event, "sched_waking")	  ? FT_EV_WAKING
+			 : !strcmp(h->event, "sched_wakeup") ? FT_EV_WAKEUP
+							     : FT_EV_WAKEUP_NEW;
+		e.tid = (uint32_t)a;
+		e.arg = (uint32_t)h->tid;
+		e.arg2 = (uint32_t)(target & 0xffff) | (uint32_t)(prio & 0xff) << 16;
+		e.val = (uint64_t)h->pid << 32;
+		if (h->irq)
+			e.flags |= FT_F_IRQ;
+		if (!kv_str(kv, n, "comm", comm, sizeof(comm)))
+			name_task(im, a, comm, 0);
+		push(im, &e);
+	} else if (!strcmp(h->event, "sched_migrate_task")) {
+		if (kv_u64(kv, n, "pid", &a) || kv_u64(kv, n, "orig_cpu", &b2) ||
+		    kv_u64(kv, n, "dest_cpu", &c) || a > UINT32_MAX ||
+		    b2 >= FT_CPU_LIMIT || c >= FT_CPU_LIMIT) {
+			ft_import_bad(im, "sched_migrate_task without pid, "
+					  "orig_cpu, dest_cpu");
+			return;
+		}
+		e.type = FT_EV_MIGRATE;
+		e.tid = (uint32_t)a;
+		e.arg = (uint32_t)b2;
+		e.arg2 = (uint32_t)c;
+		if (!kv_str(kv, n, "comm", comm, sizeof(comm)))
+			name_task(im, a, comm, 0);
+		push(im, &e);
+	} else if (!strcmp(h->event, "sched_process_fork")) {
+		if (kv_u64(kv, n, "pid", &a) || kv_u64(kv, n, "child_pid", &b2) ||
+		    a > UINT32_MAX || b2 > UINT32_MAX) {
+			ft_import_bad(im, "sched_process_fork without pid, "
+					  "child_pid");
+			return;
+		}
+		e.type = FT_EV_FORK;
+		e.tid = (uint32_t)b2;
+		e.arg = (uint32_t)a;
+		if (!kv_str(kv, n, "child_comm", comm, sizeof(comm)))
+			name_task(im, b2, comm, 0);
+		push(im, &e);
+	} else if (!strcmp(h->event, "sched_process_exit")) {
+		if (kv_u64(kv, n, "pid", &a) || a > UINT32_MAX) {
+			ft_import_bad(im, "sched_process_exit without pid");
+			return;
+		}
+		e.type = FT_EV_EXIT;
+		e.tid = (uint32_t)a;
+		e.arg = (uint32_t)h->pid;
+		push(im, &e);
+	} else if (!strcmp(h->event, "sched_stat_runtime")) {
+		if (kv_u64(kv, n, "pid", &a) || kv_u64(kv, n, "runtime", &b2) ||
+		    a > UINT32_MAX) {
+			ft_import_bad(im, "sched_stat_runtime without pid, "
+					  "runtime");
+			return;
+		}
+		e.type = FT_EV_RUNTIME;
+		e.tid = (uint32_t)a;
+		e.val = b2;
+		if (!kv_str(kv, n, "comm", comm, sizeof(comm)))
+			name_task(im, a, comm, 0);
+		push(im, &e);
+	} else if (!strcmp(h->event, "sys_enter_futex") ||
+		   !strcmp(h->event, "sys_exit_futex")) {
+		/* futex syscalls need pairing; not imported (counted) */
+		unknown_event(im, h->event);
+	} else if (!known_ignored(h->event)) {
+		unknown_event(im, h->event);
+	}
+}

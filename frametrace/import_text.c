@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The two text formats, perf script and ftrace: the line loop, and the
+ * part of an event line's header they share (timestamp, event name). */
+#include "importer.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+int ft_parse_ts(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0;
+	int digits = 0;
+
+	if (!len || !isdigit((unsigned char)s[0]))
+		return -1;
+	for (; i < len && isdigit((unsigned char)s[i]); i++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ULL)
+			return -1;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && isdigit((unsigned char)s[i]); i++)
+			if (digits < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				digits++;
+			}
+	}
+	if (i != len)
+		return -1;
+	while (digits < 9) {
+		frac *= 10;
+		digits++;
+	}
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h)
+{
+	const char *tok, *e;
+	size_t n;
+
+	while (*p == ' ')
+		p++;
+	tok = p;
+	while (*p && *p != ' ')
+		p++;
+	n = (size_t)(p - tok);
+	if (!(n >= 2 && tok[n - 1] == ':' && isdigit((unsigned char)tok[0]) &&
+	      !ft_parse_ts(tok, n - 1, &h->ts))) {
+		if (!flags_allowed || n > 5 || !n)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (!(isalnum((unsigned char)tok[i]) || tok[i] == '.'))
+				return -1;
+		if (n >= 3 && strchr("hsHzZ", tok[2]))
+			h->irq = true;
+		while (*p == ' ')
+			p++;
+		tok = p;
+		while (*p && *p != ' ')
+			p++;
+		n = (size_t)(p - tok);
+		if (n < 2 || tok[n - 1] != ':' || ft_parse_ts(tok, n - 1, &h->ts))
+			return -1;
+	}
+	while (*p == ' ')
+		p++;
+	/* event name: up to ": " or ':' at the end; perf adds "sched:" */
+	tok = p;
+	e = strstr(p, ": ");
+	if (!e) {
+		e = p + strlen(p);
+		if (e > p && e[-1] == ':')
+			e--;
+		else
+			return -1;
+	}
+	n = (size_t)(e - tok);
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (tok[i] == ' ')
+			return -1;
+	{
+		const char *colon = memchr(tok, ':', n);
+		const char *nm = tok;
+
+		/* "sched:sched_switch" -> "sched_switch" (last component) */
+		while (colon) {
+			nm = colon + 1;
+			colon = memchr(nm, ':', n - (size_t)(nm - tok));
+		}
+		n -= (size_t)(nm - tok);
+		if (n >= sizeof(h->event))
+			n = sizeof(h->event) - 1;
+		memcpy(h->event, nm, n);
+		h->event[n] = '\0';
+	}
+	h->args = *e ? e + 2 : e;
+	return 0;
+}
+
+static void text_line(struct ft_import *im, char *line)
+{
+	struct ft_text_hdr h;
+	char *s = line;
+	int rc;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '#' || *s == '\r')
+		return;
+	if (im->fmt == FT_FMT_FTRACE && ft_ftrace_lost_line(s, &im->lost))
+		return;
+	rc = im->fmt == FT_FMT_PERF ? ft_perf_parse_header(line, &h)
+				    : ft_ftrace_parse_header(line, &h);
+	if (rc) {
+		ft_import_bad(im, "not a %s event line: '%.60s'",
+			      ft_fmt_name(im->fmt), s);
+		return;
+	}
+	ft_import_event_line(im, &h);
+}
+
+int ft_import_text(struct ft_import *im, const char *buf, size_t len,
+		   char *err, size_t errlen)
+{
+	char line[FT_IMPORT_LINE_MAX];
+	size_t i = 0;
+
+	while (i < len && !im->oom) {
+		size_t j = i, n;
+		const char *nl = memchr(buf + i, '\n', len - i);
+
+		j = nl ? (size_t)(nl - buf) : len;
+		im->line++;
+		n = j - i;
+		if (n >= sizeof(line)) {
+			ft_import_bad(im, "line longer than %zu bytes",
+				      sizeof(line) - 1);
+		} else {
+			memcpy(line, buf + i, n);
+			line[n] = '\0';
+			if (memchr(line, '\0', n))
+				ft_import_bad(im, "NUL byte in a text line");
+			else
+				text_line(im, line);
+		}
+		i = j + 1;
+	}
+	if (im->oom) {
+		snprintf(err, errlen, "%s: out of memory", im->name);
+		return -1;
+	}
+	return 0;
+}
