@@ -6,12 +6,14 @@
 # generic rule would put them in a directory of that same name).
 
 FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
-	frametrace/finish.c frametrace/marker.c \
-	frametrace/model.c frametrace/feed.c frametrace/procnames.c \
-	frametrace/import.c frametrace/import_text.c \
-	frametrace/import_perf.c frametrace/import_ftrace.c frametrace/import_events.c \
-	frametrace/import_mangohud.c frametrace/explain.c frametrace/report.c frametrace/html.c \
-	frametrace/export.c frametrace/steal.c
+	frametrace/finish.c frametrace/marker.c frametrace/model.c \
+	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
+	frametrace/import.c frametrace/import_text.c frametrace/import_perf.c \
+	frametrace/import_ftrace.c frametrace/import_events.c \
+	frametrace/import_mangohud.c \
+	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
+	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
+	frametrace/export.c
 FT_BPF_SRCS := frametrace/ftbpf.c frametrace/record.c frametrace/watch.c
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c
 

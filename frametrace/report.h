@@ -65,6 +65,9 @@ void ft_report_html(FILE *f, const struct ft_report *r);
 void ft_explain_print(FILE *f, const struct ft_report *r,
 		      const struct ft_explain *x, const char *indent);
 
+/* The trace's span in seconds; 1 when empty (rates divide by it). */
+double ft_report_span_s(const struct ft_report *r);
+
 /* "12.3 us", "4.56 ms", "1.23 s" */
 const char *ft_fmt_ns(char *buf, size_t len, uint64_t ns);
 /* "comm:tid" */

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* frametrace report as terminal text (report.h). */
+#include "report.h"
+
+#include <inttypes.h>
+
+#include "steal.h"
+
+static double pct_ms(const struct gs_hist *h, double p)
+{
+	return h && h->count ? (double)gs_hist_pct(h, p) / 1e6 : 0;
+}
+
+static double pct_us(const struct gs_hist *h, double p)
+{
+	return h && h->count ? (double)gs_hist_pct(h, p) / 1e3 : 0;
+}
+
+
+/* The host's steal over the trace (recorded traces inside a VM). */
+static void print_steal(FILE *f, const struct ft_trace *t)
+{
+	struct ft_steal_sum st;
+	char d[24];
+	double cpu_ns;
+
+	if (ft_steal_meta_get(t, &st) || !st.span_ns)
+		return;
+	cpu_ns = (double)st.span_ns * st.ncpus;
+	if (!st.total_ns) {
+		fprintf(f, "host steal: none over %.2f s on %d CPUs\n",
+			(double)st.span_ns / 1e9, st.ncpus);
+		return;
+	}
+	fprintf(f, "host steal: %s over %.2f s on %d CPUs (%.1f %% of their time)",
+		ft_fmt_ns(d, sizeof(d), st.total_ns), (double)st.span_ns / 1e9,
+		st.ncpus, 100.0 * (double)st.total_ns / cpu_ns);
+	for (int k = 0; k < st.ntop; k++)
+		fprintf(f, "%s CPU%" PRIu32 " %s", k ? "," : "; most on",
+			st.top_cpu[k], ft_fmt_ns(d, sizeof(d), st.top_ns[k]));
+	/* a tick is the counter's unit: one or two are noise */
+	if ((double)st.total_ns >= 0.01 * cpu_ns)
+		fprintf(f, "\n  (the host did not run these vCPUs for that long: the "
+			"runs and waits below include it)");
+	fputc('\n', f);
+}
+
+static void print_header(FILE *f, const struct ft_report *r)
+{
+	const struct ft_trace *t = r->t;
+	const char *src = ft_meta_get(t, "source");
+	const char *fmt = ft_meta_get(t, "format");
+	const char *kern = ft_meta_get(t, "kernel");
+
+	fprintf(f, "frametrace report: %s\n", r->o.name ? r->o.name : "");
+	fprintf(f, "source: %s%s%s%s%s, span %.3f s, %u CPUs, %zu events, "
+		"%" PRIu64 " lost\n",
+		src ? src : "?", fmt ? " (" : "", fmt ? fmt : "", fmt ? ")" : "",
+		kern ? "" : "", ft_report_span_s(r), r->m.ncpus, t->nev, t->lost_events);
+	if (kern)
+		fprintf(f, "kernel: %s, futex events: %s\n", kern,
+			ft_meta_get(t, "futex") ? ft_meta_get(t, "futex") : "?");
+	fprintf(f, "runtime from: %s; switch-ins reconstructed: %" PRIu64
+		" idle->task (missing sched_switch records), %" PRIu64
+		" other\n",
+		r->m.runtime_source, t->reconstructed, t->inconsistent);
+	print_steal(f, t);
+	if (t->partial)
+		fprintf(f, "warning: partial data: %s\n", t->warning);
+	if (ft_meta_get(t, "trigger"))
+		fprintf(f, "capture: %s\n", ft_meta_get(t, "trigger"));
+}
+
+static void print_frames(FILE *f, const struct ft_report *r)
+{
+	const struct gs_fps_summary *s = &r->fps;
+
+	if (!r->has_fps)
+		return;
+	fprintf(f, "\nframes: %zu of process %u (%s): avg %.1f FPS, 1%% low %.1f "
+		"(percentile) / %.1f (average), 0.1%% low %.1f%s, min %.1f\n",
+		s->frames, r->frame_pid,
+		r->frame_pid ? ft_task_comm(r->t, r->frame_pid) : "MangoHud log",
+		s->avg_fps, s->low1_percentile_fps, s->low1_average_fps,
+		s->low01_percentile_fps,
+		s->low01_unreliable ? " (unreliable: < 1000 frames)" : "",
+		s->min_fps);
+	fprintf(f, "  frame time ms: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  "
+		"max %.2f\n",
+		s->ft_p50, s->ft_p90, s->ft_p99, s->ft_p999, s->ft_max);
+	fprintf(f, "  slow frames (> %.2f ms): %zu", r->slow_ms, r->nslow);
+	if (r->ndisturbed)
+		fprintf(f, "; frames during framebench --disturb bursts: %zu",
+			r->ndisturbed);
+	fputc('\n', f);
+}
+
+static void print_tasks(FILE *f, const struct ft_report *r)
+{
+	char lb[64];
+	size_t n = r->norder < (size_t)r->o.top ? r->norder : (size_t)r->o.top;
+
+	fprintf(f, "\ntasks by CPU time (%zu of %zu):\n", n, r->norder);
+	fprintf(f, "  %-24s %7s %9s %5s %8s %7s %6s %6s %15s %5s %22s %9s %8s %9s\n",
+		"task", "pid", "cpu ms", "cpu%", "switch", "preempt", "migr",
+		"wake/s", "run p50/p99 ms", "CV", "wake-lat p50/p99/max us",
+		"sleep p50", "futex n", "futex ms");
+	for (size_t k = 0; k < n; k++) {
+		const struct ft_tstat *s = &r->m.task[r->order[k]];
+		char run[32], wl[40];
+
+		snprintf(run, sizeof(run), "%.3f/%.3f", pct_ms(s->run, 50),
+			 pct_ms(s->run, 99));
+		snprintf(wl, sizeof(wl), "%.0f/%.0f/%.0f", pct_us(s->wlat, 50),
+			 pct_us(s->wlat, 99), pct_us(s->wlat, 100));
+		fprintf(f, "  %-24s %7u %9.2f %5.1f %8" PRIu64 " %7" PRIu64
+			" %6" PRIu64 " %6.0f %15s %5.2f %22s %9.3f %8" PRIu64
+			" %9.2f%s\n",
+			ft_task_label(r->t, s->tid, lb, sizeof(lb)), s->pid,
+			(double)s->runtime_ns / 1e6,
+			100.0 * (double)s->runtime_ns / 1e9 / ft_report_span_s(r) /
+				(r->m.ncpus ? r->m.ncpus : 1),
+			s->switches, s->preempted, s->migrations,
+			(double)s->wakeups / ft_report_span_s(r), run, ft_tstat_cv(s), wl,
+			pct_ms(s->sleep, 50), s->futex_waits,
+			(double)s->futex_wait_ns / 1e6, s->recorder ? "  (recorder)" : "");
+	}
+}
+
+static void print_crit(FILE *f, const struct ft_report *r)
+{
+	char lb[64];
+	size_t n = r->ncrit < (size_t)r->o.top ? r->ncrit : (size_t)r->o.top;
+
+	if (!n)
+		return;
+	fprintf(f, "\nlatency-critical tasks (score = log2(1+woken/s) + "
+		"log2(1+wakes/s), as LAVD ranks them):\n");
+	fprintf(f, "  %4s %-24s %6s %8s %8s %12s %11s\n", "rank", "task", "score",
+		"woken/s", "wakes/s", "wake-lat p99", "run p50");
+	for (size_t k = 0; k < n; k++) {
+		const struct ft_tstat *s = &r->m.task[r->crit[k]];
+
+		fprintf(f, "  %4zu %-24s %6.2f %8.0f %8.0f %9.0f us %8.3f ms\n",
+			k + 1, ft_task_label(r->t, s->tid, lb, sizeof(lb)),
+			s->lat_score, (double)s->wakeups / ft_report_span_s(r),
+			(double)s->wakes_sent / ft_report_span_s(r), pct_us(s->wlat, 99),
+			pct_ms(s->run, 50));
+	}
+}
+
+static void print_graph(FILE *f, const struct ft_report *r)
+{
+	char a[64], b[64];
+	size_t n = r->m.nedge < (size_t)r->o.top ? r->m.nedge : (size_t)r->o.top;
+
+	if (n) {
+		fprintf(f, "\nwake graph, most frequent edges (waker -> wakee, "
+			"count; all %zu edges with --dot):\n", r->m.nedge);
+		for (size_t k = 0; k < n; k++) {
+			const struct ft_edge *e = &r->m.edge[r->edges[k]];
+
+			fprintf(f, "  %-24s -> %-24s %8" PRIu64 "\n",
+				ft_task_label(r->t, e->waker, a, sizeof(a)),
+				ft_task_label(r->t, e->wakee, b, sizeof(b)),
+				e->count);
+		}
+	}
+	n = r->m.nchain < 10 ? r->m.nchain : 10;
+	if (n) {
+		fprintf(f, "\nmost frequent wake chains (A woke B, which then woke C):\n");
+		for (size_t k = 0; k < n; k++) {
+			const struct ft_chain *c = &r->m.chain[r->chains[k]];
+
+			fprintf(f, "  %8" PRIu64 "  ", c->count);
+			for (int i = 0; i < c->len; i++)
+				fprintf(f, "%s%s", i ? " -> " : "",
+					ft_task_label(r->t, c->tid[i], a, sizeof(a)));
+			fputc('\n', f);
+		}
+	}
+}
+
+static void print_futex(FILE *f, const struct ft_report *r)
+{
+	char lb[64];
+	size_t n = r->nfutex < (size_t)r->o.top ? r->nfutex : (size_t)r->o.top;
+
+	if (!n)
+		return;
+	fprintf(f, "\nfutex wait per task (time blocked in futex wait calls):\n");
+	fprintf(f, "  %-24s %8s %10s %10s %10s %8s\n", "task", "waits", "total ms",
+		"mean us", "max ms", "wakes");
+	for (size_t k = 0; k < n; k++) {
+		const struct ft_tstat *s = &r->m.task[r->futex[k]];
+
+		fprintf(f, "  %-24s %8" PRIu64 " %10.2f %10.1f %10.2f %8" PRIu64 "\n",
+			ft_task_label(r->t, s->tid, lb, sizeof(lb)), s->futex_waits,
+			(double)s->futex_wait_ns / 1e6,
+			(double)s->futex_wait_ns / 1e3 / (double)s->futex_waits,
+			(double)s->futex_wait_max_ns / 1e6, s->futex_wakes);
+	}
+}
+
+static const char *rq_text(uint8_t reason)
+{
+	switch (reason) {
+	case FT_RQ_WAKE: return "woken";
+	case FT_RQ_PREEMPT: return "preempted";
+	case FT_RQ_NEW: return "new";
+	default: return "runnable";
+	}
+}
+
+void ft_explain_print(FILE *f, const struct ft_report *r,
+		      const struct ft_explain *x, const char *indent)
+{
+	const struct ft_trace *t = r->t;
+	const struct ft_frame *fr = &t->frames[x->frame];
+	char a[64], b[64], d1[24], d2[24], d3[24], d4[24];
+
+	fprintf(f, "%sframe at %.6f s: %s (median %.2f ms)%s, presented by %s\n",
+		indent, (double)fr->present_ns / 1e9,
+		ft_fmt_ns(d1, sizeof(d1), fr->frametime_ns), r->median_ms,
+		fr->disturbance ? " [framebench disturbance running]" : "",
+		ft_task_label(t, x->presenter, a, sizeof(a)));
+	for (int i = 0; i < x->nlinks; i++) {
+		const struct ft_link *l = &x->link[i];
+
+		fprintf(f, "%s  #%-2d %-22s %s %s %s earlier; runnable %s, ran %s",
+			indent, i + 1, ft_task_label(t, l->tid, a, sizeof(a)),
+			l->waker ? "woken by" : (l->rq_reason == FT_RQ_WAKE ? "woken by" : "running"),
+			l->waker ? ft_task_label(t, l->waker, b, sizeof(b))
+				 : (l->waker_irq || l->rq_reason == FT_RQ_WAKE ? "interrupt" : "since"),
+			ft_fmt_ns(d1, sizeof(d1), l->end_ts - l->wake_ts),
+			ft_fmt_ns(d2, sizeof(d2), l->runnable_ns),
+			ft_fmt_ns(d3, sizeof(d3), l->run_ns));
+		if (l->preemptions)
+			fprintf(f, ", preempted %u times", l->preemptions);
+		if (l->timer_wait_ns)
+			fprintf(f, ", then slept %s until an interrupt (timer)",
+				ft_fmt_ns(d4, sizeof(d4), l->timer_wait_ns));
+		if (l->lock_wait_ns)
+			fprintf(f, ", futex wait %s (0x%" PRIx64 ")",
+				ft_fmt_ns(d4, sizeof(d4), l->lock_wait_ns),
+				l->futex_uaddr);
+		else if (l->sleep_ns)
+			fprintf(f, ", slept %s", ft_fmt_ns(d4, sizeof(d4), l->sleep_ns));
+		fputc('\n', f);
+		if (l->nholders && l->runnable_ns >= 20000) {
+			fprintf(f, "%s      CPU%u held by", indent, l->holder[0].cpu);
+			for (int k = 0; k < l->nholders; k++)
+				fprintf(f, "%s %s %s (%s)", k ? "," : "",
+					ft_task_label(t, l->holder[k].tid, a, sizeof(a)),
+					ft_fmt_ns(d1, sizeof(d1), l->holder[k].ns),
+					l->holder[k].why == FT_WHY_LONG_SLICE
+						? (snprintf(d2, sizeof(d2), "slice %s",
+							    ft_fmt_ns(d3, sizeof(d3), l->holder[k].longest)),
+						   d2)
+						: ft_why_text(l->holder[k].why));
+			if (ft_link_idle_wait(l))
+				fprintf(f, "; the CPU it was queued on idled %s of it: "
+					"wake-up not acted on (*)",
+					ft_fmt_ns(d4, sizeof(d4), l->own_idle_ns));
+			else if (r->m.ncpus > 1) {
+				if (l->siblings_busy)
+					fprintf(f, "; other CPUs busy too");
+				else if (l->idle_cpu >= 0 && l->idle_ns)
+					fprintf(f, "; CPU%d idle %s meanwhile",
+						l->idle_cpu,
+						ft_fmt_ns(d4, sizeof(d4), l->idle_ns));
+			}
+			fprintf(f, " [%s]\n", rq_text(l->rq_reason));
+		}
+	}
+	fprintf(f, "%s  chain ends: %s\n", indent, ft_stop_text(x->stop));
+	if (x->origin >= 0) {
+		const struct ft_link *l = &x->link[x->origin];
+		const struct ft_link *m = x->origin_match >= 0 && r->has_median
+						  ? &r->median.link[x->origin_match]
+						  : NULL;
+		uint64_t here = ft_origin_ns(x);
+		static const char *const typical[] = {
+			"its median wake-up latency", "its median run burst",
+			"its mean futex wait" };
+
+		fprintf(f, "%s  => delay originates at #%d %s: %s %s here vs %s %s (+%s",
+			indent, x->origin + 1, ft_task_label(t, l->tid, a, sizeof(a)),
+			ft_origin_verb(x), ft_fmt_ns(d1, sizeof(d1), here),
+			ft_fmt_ns(d2, sizeof(d2),
+				  here - (uint64_t)x->origin_excess_ns),
+			m ? "in the median frame's chain" : typical[ft_origin_kind(x)],
+			ft_fmt_ns(d3, sizeof(d3), (uint64_t)x->origin_excess_ns));
+		if (x->frame_excess_ns > 0)
+			fprintf(f, " of the frame's +%s",
+				ft_fmt_ns(d4, sizeof(d4), (uint64_t)x->frame_excess_ns));
+		fprintf(f, ")\n");
+		/* most of the frame's excess lies outside this chain */
+		if (x->frame_excess_ns > 0 && x->origin_excess_ns * 4 < x->frame_excess_ns)
+			fprintf(f, "%s     (the chain's links explain little of it: the rest "
+				"lies before the chain, where it ends)\n", indent);
+	} else if (x->frame_excess_ns > 0) {
+		fprintf(f, "%s  => no link of the chain took longer than its counterpart; "
+			"the frame's +%s lies before the chain, where it ends\n",
+			indent, ft_fmt_ns(d4, sizeof(d4), (uint64_t)x->frame_excess_ns));
+	}
+}
+
+static void print_slow(FILE *f, const struct ft_report *r)
+{
+	if (!r->has_fps)
+		return;
+	if (!r->m.nseg) {
+		fprintf(f, "\n(no scheduling events: slow frames cannot be explained)\n");
+		return;
+	}
+	if (r->has_median) {
+		fprintf(f, "\nmedian frame's wake chain (the baseline):\n");
+		ft_explain_print(f, r, &r->median, "  ");
+	}
+	if (!r->nslow) {
+		fprintf(f, "\nno frame above %.2f ms\n", r->slow_ms);
+		return;
+	}
+	fprintf(f, "\nslow frames explained (%zu of %zu above %.2f ms, worst first):\n",
+		r->nex, r->nslow, r->slow_ms);
+	for (size_t k = 0; k < r->nex; k++) {
+		ft_explain_print(f, r, &r->ex[k], "  ");
+		fputc('\n', f);
+	}
+	for (size_t k = 0; k < r->nex; k++)
+		for (int i = 0; i < r->ex[k].nlinks; i++)
+			if (ft_link_idle_wait(&r->ex[k].link[i])) {
+				fprintf(f, "(*) the task waited runnable while the CPU it was "
+					"queued on ran the idle task: a scheduler that left it "
+					"queued, a VM's vCPU the host did not run, or a slow exit "
+					"from a deep idle state\n");
+				return;
+			}
+}
+
+void ft_report_text(FILE *f, const struct ft_report *r)
+{
+	print_header(f, r);
+	print_frames(f, r);
+	if (r->m.ntask > 1 || r->norder) {
+		print_tasks(f, r);
+		print_crit(f, r);
+		print_graph(f, r);
+		print_futex(f, r);
+	}
+	print_slow(f, r);
+}
