@@ -5,22 +5,15 @@
 # with status 2 and a message naming the option or file:line; --dump-plan
 # is the same for the same seed and differs for another; --list-profiles,
 # --help, --version, --self-test work. Runs in a few seconds.
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FB=$B/framebench
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fails=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+need "$FB"
 
 # expect_usage "MESSAGE FRAGMENT" ARGS...: exit 2 and the fragment on stderr
 expect_usage() {
-	want=$1; shift
-	"$FB" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq 2 ] || fail "framebench $*: exit $rc, expected 2"
-	grep -qF -- "$want" "$T/err" || fail "framebench $*: stderr lacks '$want': $(cat "$T/err")"
+	want=$1
+	shift
+	expect_exit 2 "$want" "$FB" "$@"
 }
 
 expect_usage "option --workers: expected an integer in [1, 64], got '0'" --workers 0
@@ -97,5 +90,4 @@ diff "$T/d" "$T/e" | grep -v '^[<>] profile \|^---\|^[0-9]' | grep -q . && fail 
 grep -q "measurement overhead: [0-9]* ns per frame" "$T/out" || fail "--self-test: $(cat "$T/out")"
 grep -q "% of a 16.7 ms frame (target < 1 %)" "$T/out" || fail "--self-test lacks the percentage"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "framebench CLI: all checks passed"
+finish "framebench CLI"

@@ -7,16 +7,13 @@
 # measured frame; the frame feed is gone afterwards. One run adds
 # background load, --trace-markers and a disturbance; one runs without
 # /dev/shm (as in the VM's initramfs). About 20 s.
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FB=$B/framebench
 J=$B/tests/jsonget
 M=$B/tests/mhcheck
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fails=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+need "$FB"
+need "$J"
+need "$M"
 
 # positive NUMBER
 positive() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
@@ -99,5 +96,4 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
 	grep -q "^esports: [0-9]* frames" "$T/noshm.out" || fail "without /dev/shm: no report"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "framebench profiles: all checks passed"
+finish "framebench profiles"

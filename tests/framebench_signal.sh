@@ -6,15 +6,11 @@
 # with a partial report (terminal and JSON say "interrupted"), removes its frame
 # feed from /dev/shm, and no process it started (helpers, background load,
 # short-lived compile jobs) outlives it. About 10 s.
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FB=$B/framebench
 J=$B/tests/jsonget
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fails=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+need "$FB"
+need "$J"
 
 # descendants PID: every process below PID ("pid comm" lines)
 descendants() {
@@ -79,5 +75,4 @@ run_and_signal() {
 run_and_signal INT sigint
 run_and_signal TERM sigterm
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "framebench signals: all checks passed"
+finish "framebench signals"

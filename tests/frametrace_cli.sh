@@ -7,25 +7,18 @@
 # (truncated and corrupted trace files, unknown perf events, MangoHud logs
 # with missing columns) gives a clear message with file and line or offset,
 # partial results where they make sense, and never a crash.
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FT=$B/frametrace
 JG=$B/tests/jsonget
 FX=tests/fixtures/frametrace-perf-sched.txt
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fails=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+need "$FT"
+need "$JG"
 
 # expect RC "FRAGMENT" ARGS...: exit status RC and the fragment on stderr
 expect() {
-	want_rc=$1; want=$2; shift 2
-	"$FT" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq "$want_rc" ] || fail "frametrace $*: exit $rc, expected $want_rc ($(cat "$T/err"))"
-	[ -z "$want" ] || grep -qF -- "$want" "$T/err" ||
-		fail "frametrace $*: stderr lacks '$want': $(cat "$T/err")"
+	want_rc=$1 want=$2
+	shift 2
+	expect_exit "$want_rc" "$want" "$FT" "$@"
 }
 
 # usage
@@ -114,5 +107,4 @@ printf 'GSFTRACE\011\000\000\000' >"$T/v9.ftr"
 head -c 60 /dev/zero >>"$T/v9.ftr"
 expect 2 "unsupported trace file version 9" info "$T/v9.ftr"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "frametrace CLI: all checks passed"
+finish "frametrace CLI"

@@ -12,28 +12,19 @@
 # installs) records sched_waking but its `perf sched latency` only counts
 # switches after sched_wakeup: without it perf reported 233 switches where
 # the trace holds 1213 (with it: 1247 vs 1248).
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FB=$B/framebench
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "skip: perf sched record needs root"
-	exit 77
-fi
-if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1; then
-	echo "skip: no working perf"
-	exit 77
-fi
-if ! perf sched record -k mono -e sched:sched_wakeup -o "$T/perf.data" -- \
-	taskset -c 0 "$FB" -d 300ms -w 50ms -q >"$T/out" 2>"$T/err"; then
-	echo "skip: perf sched record failed: $(tail -1 "$T/err")"
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "perf sched record needs root"
+command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1 ||
+	skip "no working perf"
+perf sched record -k mono -e sched:sched_wakeup -o "$T/perf.data" -- \
+	taskset -c 0 "$FB" -d 300ms -w 50ms -q >"$T/out" 2>"$T/err" ||
+	skip "perf sched record failed: $(tail -1 "$T/err")"
 perf script -i "$T/perf.data" --ns >"$T/script.txt" 2>/dev/null || {
 	echo "perf script failed"; exit 1; }
 perf sched latency -i "$T/perf.data" -p >"$T/latency.txt" 2>/dev/null || {
 	echo "perf sched latency failed"; exit 1; }
 wc -l "$T/script.txt"
-exec "$B/tests/test_frametrace_crosscheck" "$T/script.txt" "$T/latency.txt"
+# not exec: the EXIT trap removes $T afterwards
+"$B/tests/test_frametrace_crosscheck" "$T/script.txt" "$T/latency.txt"

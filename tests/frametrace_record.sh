@@ -6,29 +6,18 @@
 # frames from the feed, trace_marker lines, the names of framebench's
 # threads, and say how many events were lost. Skips (77) without root or
 # when the kernel refuses the BPF programs.
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FT=$B/frametrace
 FB=$B/framebench
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fails=0
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "skip: frametrace record needs root (BPF)"
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "frametrace record needs root (BPF)"
 "$FT" record -o "$T/t.ftr" -- "$FB" -d 1s -w 200ms --trace-markers -q \
 	>"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/err"
 if [ $rc -ne 0 ]; then
-	if grep -q "BPF programs failed\|needs root" "$T/err"; then
-		echo "skip: the kernel refused the BPF programs: $(tail -1 "$T/err")"
-		exit 77
-	fi
+	grep -q "BPF programs failed\|needs root" "$T/err" &&
+		skip "the kernel refused the BPF programs: $(tail -1 "$T/err")"
 	fail "record exited $rc"
 fi
 "$FT" info "$T/t.ftr" >"$T/info" || fail "info failed"
@@ -56,5 +45,4 @@ grep -q "median frame's wake chain" "$T/rep" || fail "no median frame chain"
 # the recorder filtered itself: no wake-ups of its own threads
 "$FT" report --json --top 1000 "$T/t.ftr" >"$T/rep.json" || fail "report --json"
 grep -o '"reconstructed_switches": [0-9]*' "$T/rep.json"
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "frametrace record: all checks passed"
+finish "frametrace record"

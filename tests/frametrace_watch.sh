@@ -13,34 +13,18 @@
 # disturbance. Then a manual trigger (frametrace trigger DIR) and a
 # MangoHud log being written must each produce one capture. Root only
 # (77 otherwise).
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 FT=$B/frametrace
 FB=$B/framebench
-T=$(mktemp -d)
-WPID=
-cleanup() {
-	[ -n "$WPID" ] && kill "$WPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-fails=0
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "skip: frametrace watch needs root (BPF) and framebench --rt"
-	exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "frametrace watch needs root (BPF) and framebench --rt"
 "$FT" watch -o "$T/cap" --frame-ms 150 --pre 2s --post 500ms --min-gap 1s \
 	-- "$FB" -d 12s -w 1s --rt --disturb 6s:200ms -q >"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/out" "$T/err"
 if [ $rc -ne 0 ]; then
-	if grep -q "BPF programs failed\|needs root" "$T/err"; then
-		echo "skip: the kernel refused the BPF programs: $(tail -1 "$T/err")"
-		exit 77
-	fi
+	grep -q "BPF programs failed\|needs root" "$T/err" &&
+		skip "the kernel refused the BPF programs: $(tail -1 "$T/err")"
 	fail "watch exited $rc"
 fi
 grep "disturbance [0-9]*: start_ns=" "$T/err" |
@@ -87,7 +71,7 @@ grep -c "^capture " "$T/cap/captures.log" >/dev/null || fail "no notes in captur
 
 # a manual trigger
 "$FT" watch -q -o "$T/man" --pre 500ms --post 200ms -d 4s >/dev/null 2>"$T/err2" &
-WPID=$!
+BG_PID=$!
 i=0
 while [ ! -f "$T/man/watch.pid" ] && [ $i -lt 50 ]; do
 	sleep 0.1
@@ -95,8 +79,8 @@ while [ ! -f "$T/man/watch.pid" ] && [ $i -lt 50 ]; do
 done
 sleep 1
 "$FT" trigger "$T/man" || fail "trigger failed"
-wait "$WPID"
-WPID=
+wait "$BG_PID"
+BG_PID=
 n=$(ls "$T/man"/capture-*.ftr 2>/dev/null | wc -l)
 [ "$n" -eq 1 ] || fail "manual trigger: $n captures"
 grep -q "manual trigger" "$T/man/captures.log" || fail "manual trigger note"
@@ -114,16 +98,15 @@ mkdir -p "$T/mh"
 } >"$T/mh/log.csv"
 "$FT" watch -q -o "$T/mhc" --mangohud "$T/mh/log.csv" --frame-ms 50 \
 	--pre 500ms --post 200ms -d 3s >/dev/null 2>&1 &
-WPID=$!
+BG_PID=$!
 sleep 1
 echo "60,16.6,1,0,0,0,0,0,0,0,0,0,0,0,0,133200000" >>"$T/mh/log.csv"
 echo "8,120.0,1,0,0,0,0,0,0,0,0,0,0,0,0,253200000" >>"$T/mh/log.csv"
-wait "$WPID"
-WPID=
+wait "$BG_PID"
+BG_PID=
 n=$(ls "$T/mhc"/capture-*.ftr 2>/dev/null | wc -l)
 [ "$n" -eq 1 ] || fail "MangoHud trigger: $n captures, expected 1"
 grep -q "frame 120.00 ms > 50.00 ms.*MangoHud" "$T/mhc/captures.log" ||
 	fail "MangoHud trigger note: $(cat "$T/mhc/captures.log")"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "frametrace watch: all checks passed"
+finish "frametrace watch"

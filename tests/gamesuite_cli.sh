@@ -7,28 +7,17 @@
 # show the wrong ops (through a fake sched_ext directory), unknown commands,
 # absent external tools, disturbance detection, and Ctrl-C. Asserts on
 # behaviour and counts, never on timings.
-set -u
-BUILD=${BUILD:-build}
-GS=$BUILD/gamesuite
-JG=$BUILD/tests/jsonget
+. tests/lib.sh
+GS=$B/gamesuite
+JG=$B/tests/jsonget
 TD=$(pwd)/gamesuite/testdata
-[ -x "$GS" ] || { echo "$GS not built"; exit 1; }
-[ -x "$JG" ] || { echo "$JG not built"; exit 1; }
+need "$GS"
+need "$JG"
 
-T=$(mktemp -d /tmp/gamesuite-test.XXXXXX)
-HOG=
-cleanup() {
-	[ -n "$HOG" ] && kill "$HOG" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # expect FILE PATH VALUE
 expect() {
 	got=$("$JG" "$1" "$2" 2>&1)
-	if [ "$got" = "$3" ]; then ok "$2 = $3"; else bad "$2: got '$got', want '$3'"; fi
+	if [ "$got" = "$3" ]; then pass "$2 = $3"; else fail "$2: got '$got', want '$3'"; fi
 }
 QUIET="--cooldown 0 --settle 0 --probe-factor 0 --max-other-cpu 100 --max-busy 100 -q"
 
@@ -37,27 +26,27 @@ printf 'repeat 3\nworkload a\n  kind framebench\n  fps fast\n' >"$T/bad.suite"
 "$GS" run "$T/bad.suite" --sched eevdf >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q "bad.suite:4: fps" "$T/out" &&
-	ok "malformed suite: exit 2 with file:line" ||
-	{ bad "malformed suite: rc $rc"; cat "$T/out"; }
+	pass "malformed suite: exit 2 with file:line" ||
+	{ fail "malformed suite: rc $rc"; cat "$T/out"; }
 "$GS" run "$T/none.suite" --sched eevdf >/dev/null 2>&1
-[ $? -eq 2 ] && ok "missing suite: exit 2" || bad "missing suite"
+[ $? -eq 2 ] && pass "missing suite: exit 2" || fail "missing suite"
 printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' >"$T/g.suite"
 "$GS" run "$T/g.suite" >"$T/out" 2>&1
-[ $? -eq 2 ] && grep -q "no --sched" "$T/out" && ok "no --sched: exit 2" || bad "no --sched"
+[ $? -eq 2 ] && grep -q "no --sched" "$T/out" && pass "no --sched: exit 2" || fail "no --sched"
 "$GS" run "$T/g.suite" --sched eevdf --bogus >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -qx "gamesuite: unknown option '--bogus' (see --help)" "$T/out" &&
-	ok "unknown option: exit 2" || bad "unknown option: $(cat "$T/out")"
+	pass "unknown option: exit 2" || fail "unknown option: $(cat "$T/out")"
 "$GS" run "$T/g.suite" --sched >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -qx "gamesuite: option '--sched' needs a value (see --help)" "$T/out" &&
-	ok "option without its value: exit 2" || bad "option without its value: $(cat "$T/out")"
+	pass "option without its value: exit 2" || fail "option without its value: $(cat "$T/out")"
 "$GS" run "$T/g.suite" --sched eevdf --repeat 0 >"$T/out" 2>&1
-[ $? -eq 2 ] && grep -q "option --repeat" "$T/out" && ok "bad --repeat: exit 2" || bad "bad --repeat"
+[ $? -eq 2 ] && grep -q "option --repeat" "$T/out" && pass "bad --repeat: exit 2" || fail "bad --repeat"
 "$GS" run "$T/g.suite" --sched "lavd 'x" >"$T/out" 2>&1
-[ $? -eq 2 ] && grep -q "unbalanced" "$T/out" && ok "bad --sched quoting: exit 2" || bad "bad --sched"
+[ $? -eq 2 ] && grep -q "unbalanced" "$T/out" && pass "bad --sched quoting: exit 2" || fail "bad --sched"
 
 # ---- check: the shipped suites parse -----------------------------------------
 for s in gamesuite/suites/*.suite; do
-	if "$GS" check "$s" >"$T/out" 2>&1; then ok "check $s"; else bad "check $s"; cat "$T/out"; fi
+	if "$GS" check "$s" >"$T/out" 2>&1; then pass "check $s"; else fail "check $s"; cat "$T/out"; fi
 done
 
 # ---- a game with MangoHud logs: eevdf against a 'slow' stand-in -------------
@@ -84,7 +73,7 @@ EOF
 "$GS" run "$T/game.suite" --sched eevdf --sched default --label slow $QUIET \
 	--only fake-game --only absent --json "$T/g.json" --html "$T/g.html" >"$T/out" 2>&1
 rc=$?
-[ $rc -eq 0 ] && ok "game suite: exit 0" || { bad "game suite: rc $rc"; cat "$T/out"; }
+[ $rc -eq 0 ] && pass "game suite: exit 0" || { fail "game suite: rc $rc"; cat "$T/out"; }
 expect "$T/g.json" workloads.fake-game.metrics.avg_fps.schedulers.slow.verdict worse
 expect "$T/g.json" workloads.fake-game.metrics.frametime_p99_ms.schedulers.slow.verdict worse
 expect "$T/g.json" workloads.fake-game.metrics.frametime_p99_ms.better lower
@@ -95,21 +84,21 @@ expect "$T/g.json" summary.kept 10
 expect "$T/g.json" summary.warmup 2
 "$JG" "$T/g.json" system.kernel system.arch system.cpu_model system.ncpus \
 	system.scheduler system.sched_ext.present >/dev/null &&
-	ok "system description present" || bad "system description missing"
+	pass "system description present" || fail "system description missing"
 "$JG" "$T/g.json" workloads.fake-game.metrics.low01_percentile_fps.schedulers.slow.ratio_hi \
 	workloads.fake-game.metrics.low1_integral_fps.schedulers.slow.median >/dev/null &&
-	ok "interval and integral low present" || bad "interval/integral missing"
+	pass "interval and integral low present" || fail "interval/integral missing"
 grep -q "<svg" "$T/g.html" && grep -q "frame-time CDF" "$T/g.html" &&
-	! grep -q "<script" "$T/g.html" && ok "HTML report with inline SVG" || bad "HTML report"
-grep -q "slow .* worse" "$T/out" && ok "terminal table shows the verdict" || bad "terminal table"
+	! grep -q "<script" "$T/g.html" && pass "HTML report with inline SVG" || fail "HTML report"
+grep -q "slow .* worse" "$T/out" && pass "terminal table shows the verdict" || fail "terminal table"
 
 "$GS" run "$T/game.suite" --sched eevdf $QUIET --repeat 1 --warmup 0 \
 	--only sampled --only crashes --json "$T/c.json" >"$T/out" 2>&1
 rc=$?
-[ $rc -eq 1 ] && ok "failing workloads: exit 1" || bad "failing workloads: rc $rc"
+[ $rc -eq 1 ] && pass "failing workloads: exit 1" || fail "failing workloads: rc $rc"
 expect "$T/c.json" summary.workload_failed 2
-grep -q "periodic samples" "$T/out" && ok "sampled MangoHud log reported" || bad "sampled log"
-grep -q "signal 11" "$T/out" && ok "crash reported" || bad "crash"
+grep -q "periodic samples" "$T/out" && pass "sampled MangoHud log reported" || fail "sampled log"
+grep -q "signal 11" "$T/out" && pass "crash reported" || fail "crash"
 
 # ---- scheduler commands against a fake sched_ext directory ------------------
 SCX=$T/scx
@@ -135,7 +124,7 @@ EOF
 	--sched "$FS $SCX fake reenable 0.3" --ops fake --label fake-reenable \
 	--sched "no-such-scheduler --fast" >"$T/out" 2>&1
 rc=$?
-[ $rc -eq 1 ] && ok "scheduler failures: exit 1" || { bad "scheduler failures: rc $rc"; cat "$T/out"; }
+[ $rc -eq 1 ] && pass "scheduler failures: exit 1" || { fail "scheduler failures: rc $rc"; cat "$T/out"; }
 expect "$T/s.json" schedulers.fake-ok.status ok
 expect "$T/s.json" workloads.wait.metrics.avg_fps.schedulers.fake-ok.n 2
 expect "$T/s.json" schedulers.fake-fail.status "failed to load"
@@ -145,12 +134,12 @@ expect "$T/s.json" summary.ejected 4
 expect "$T/s.json" summary.wrong_scheduler 2
 expect "$T/s.json" workloads.wait.metrics.avg_fps.schedulers.fake-eject.n 0
 expect "$T/s.json" summary.machine_restored true
-grep -q "loader exited during the run" "$T/out" && ok "ejection by loader exit reported" || bad "ejection report"
-grep -q "enable_seq" "$T/out" && ok "re-enable (enable_seq) reported" || bad "enable_seq report"
-grep -q "ops is 'other', expected 'fake'" "$T/out" && ok "wrong ops reported" || bad "wrong ops"
-grep -q "rejected by the verifier" "$T/s.html" && ok "loader output in the run log" || bad "loader log tail"
-[ "$(cat "$SCX/state")" = disabled ] && ok "left on the default scheduler" || bad "state $(cat "$SCX/state")"
-if pgrep -f "$SCX" >/dev/null; then bad "fake loaders left running"; else ok "no loader left running"; fi
+grep -q "loader exited during the run" "$T/out" && pass "ejection by loader exit reported" || fail "ejection report"
+grep -q "enable_seq" "$T/out" && pass "re-enable (enable_seq) reported" || fail "enable_seq report"
+grep -q "ops is 'other', expected 'fake'" "$T/out" && pass "wrong ops reported" || fail "wrong ops"
+grep -q "rejected by the verifier" "$T/s.html" && pass "loader output in the run log" || fail "loader log tail"
+[ "$(cat "$SCX/state")" = disabled ] && pass "left on the default scheduler" || fail "state $(cat "$SCX/state")"
+if pgrep -f "$SCX" >/dev/null; then fail "fake loaders left running"; else pass "no loader left running"; fi
 
 # ---- Ctrl-C: stops the run, unloads, writes what it has ---------------------
 cat >"$T/long.suite" <<EOF
@@ -170,25 +159,25 @@ sleep 0.3
 kill -INT $pid
 wait $pid
 rc=$?
-[ $rc -eq 1 ] && ok "Ctrl-C: exit 1" || bad "Ctrl-C: rc $rc"
+[ $rc -eq 1 ] && pass "Ctrl-C: exit 1" || fail "Ctrl-C: rc $rc"
 expect "$T/i.json" summary.interrupted true
 expect "$T/i.json" summary.interrupted_runs 1
-[ "$(cat "$SCX/state")" = disabled ] && ok "Ctrl-C: scheduler unloaded" || bad "Ctrl-C: state $(cat "$SCX/state")"
+[ "$(cat "$SCX/state")" = disabled ] && pass "Ctrl-C: scheduler unloaded" || fail "Ctrl-C: state $(cat "$SCX/state")"
 sleep 0.2
-if pgrep -f "$T" >/dev/null; then bad "Ctrl-C: processes left"; pgrep -af "$T"; else ok "Ctrl-C: nothing left running"; fi
+if pgrep -f "$T" >/dev/null; then fail "Ctrl-C: processes left"; pgrep -af "$T"; else pass "Ctrl-C: nothing left running"; fi
 
 # ---- disturbance: a CPU hog is seen, runs discarded and repeated ----------
 thr=$((40 / $(nproc)))
 sh -c 'while :; do :; done' &
-HOG=$!
+BG_PID=$!
 "$GS" run "$T/game.suite" --only fake-game --sched eevdf --repeat 2 --warmup 0 \
 	--cooldown 0 --settle 0 --probe-factor 0 --max-busy "$thr" \
 	--max-other-cpu "$thr" --retries 1 -q --json "$T/d.json" >"$T/out" 2>&1
 "$GS" run "$T/game.suite" --only fake-game --sched eevdf --repeat 2 --warmup 0 \
 	--cooldown 0 --settle 0 --probe-factor 0 --max-busy "$thr" \
 	--max-other-cpu "$thr" --disturbed keep -q --json "$T/k.json" >"$T/out2" 2>&1
-kill $HOG
-HOG=
+kill $BG_PID
+BG_PID=
 expect "$T/d.json" summary.discarded_disturbed 4
 expect "$T/d.json" summary.repeated 2
 expect "$T/d.json" summary.kept 0
@@ -196,7 +185,7 @@ expect "$T/k.json" summary.kept 2
 expect "$T/k.json" summary.kept_disturbed 2
 
 # ---- framebench, when it is built ---------------------------------------------
-if [ -x "$BUILD/framebench" ]; then
+if [ -x "$B/framebench" ]; then
 	cat >"$T/fb.suite" <<EOF
 repeat 2
 warmup 0
@@ -209,13 +198,13 @@ EOF
 	"$GS" run "$T/fb.suite" $QUIET --sched eevdf --sched default \
 		--json "$T/f.json" >"$T/out" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] && ok "framebench suite: exit 0" || { bad "framebench suite: rc $rc"; cat "$T/out"; }
+	[ $rc -eq 0 ] && pass "framebench suite: exit 0" || { fail "framebench suite: rc $rc"; cat "$T/out"; }
 	expect "$T/f.json" workloads.fb.metrics.avg_fps.schedulers.default.n 2
 	"$JG" "$T/f.json" workloads.fb.metrics.low1_integral_fps.schedulers.eevdf.median \
 		workloads.fb.metrics.frametime_p99_ms.schedulers.default.ratio >/dev/null &&
-		ok "framebench metrics read" || bad "framebench metrics"
+		pass "framebench metrics read" || fail "framebench metrics"
 else
-	echo "note: $BUILD/framebench not built; its part is left out"
+	echo "note: $B/framebench not built; its part is left out"
 fi
 
 # ---- perf bench sched messaging, when perf works ------------------------------
@@ -223,10 +212,9 @@ if perf bench sched messaging -g 1 -l 5 >/dev/null 2>&1; then
 	printf 'repeat 2\nwarmup 0\nworkload msg\n  kind perf-messaging\n  args -g 1 -l 20\n' >"$T/p.suite"
 	"$GS" run "$T/p.suite" $QUIET --sched eevdf --json "$T/p.json" >"$T/out" 2>&1 &&
 		expect "$T/p.json" workloads.msg.metrics.total_time_s.schedulers.eevdf.n 2 ||
-		{ bad "perf messaging run"; cat "$T/out"; }
+		{ fail "perf messaging run"; cat "$T/out"; }
 else
 	echo "note: perf bench does not run here; its part is left out"
 fi
 
-echo "$fails failure(s)"
-[ $fails -eq 0 ]
+finish "gamesuite CLI"

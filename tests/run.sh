@@ -8,6 +8,8 @@
 # the reason is the test's last output line.
 #
 #   tests/run.sh TEST...         TEST_TIMEOUT=seconds (default 900)
+#
+# Shell tests source tests/lib.sh (their shared helpers).
 set -u
 
 cd "$(dirname "$0")/.."
@@ -16,8 +18,14 @@ pass=0 fail=0 skip=0 failed="" skipped=""
 logdir=${BUILD:-build}/test-logs
 mkdir -p "$logdir"
 
+ntests=0
 for t in "$@"; do
 	name=$(basename "$t")
+	# the runner and the library the shell tests source are no tests
+	case "$t" in
+	*tests/run.sh|*tests/lib.sh) continue ;;
+	esac
+	ntests=$((ntests + 1))
 	log=$logdir/$name.log
 	start=$(date +%s)
 	case "$t" in
@@ -42,7 +50,7 @@ for t in "$@"; do
 	esac
 done
 
-echo "== summary: $pass passed, $fail failed, $skip skipped (of $#) =="
+echo "== summary: $pass passed, $fail failed, $skip skipped (of $ntests) =="
 [ -z "$skipped" ] || echo "== skipped:$skipped"
 [ -z "$failed" ] || echo "== failed:$failed"
 [ $fail -eq 0 ]

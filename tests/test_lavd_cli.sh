@@ -5,26 +5,23 @@
 # --help/--version exit 0, and on a kernel without sched_ext the loader
 # fails cleanly (exit 1) with the message that points to `make vm-demo`.
 # The scheduler itself is tested in the VM (vm/test-vm.sh).
-set -u
-B=${BUILD:-build}
+. tests/lib.sh
 L=$B/lavd
-[ -x "$L" ] || { echo "FAIL: $L not built"; exit 1; }
-fails=0
+need "$L"
 
-# expect STATUS PATTERN ARGS...: run lavd, check exit status and output.
+# expect STATUS PATTERN ARGS...: run lavd, check exit status and that its
+# output (stdout and stderr) matches the grep pattern.
 expect() {
 	want=$1 pat=$2
 	shift 2
 	out=$("$L" "$@" 2>&1)
 	rc=$?
 	if [ "$rc" -ne "$want" ]; then
-		echo "FAIL: lavd $*: exit $rc, expected $want; output: $out"
-		fails=$((fails + 1))
+		fail "lavd $*: exit $rc, expected $want; output: $out"
 	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
-		echo "FAIL: lavd $*: output lacks '$pat': $out"
-		fails=$((fails + 1))
+		fail "lavd $*: output lacks '$pat': $out"
 	else
-		echo "ok: lavd $* -> $rc"
+		pass "lavd $* -> $rc"
 	fi
 }
 
@@ -50,13 +47,12 @@ expect 2 'option --monitor-sched-samples: expected' --monitor-sched-samples 1000
 expect 2 'option --debug-preempt-kick: expected auto, never or always' --debug-preempt-kick sometimes
 expect 2 'option --debug-futex-path: expected fexit or tracepoint' --debug-futex-path kprobe
 
-# energy options (issue 6): one power mode, the profile file, --topology
-# files checked before anything is loaded, naming file and line
+# energy options: one power mode, the profile file, --topology files
+# checked before anything is loaded, naming file and line
 expect 2 'options --performance and --powersave exclude each other' --performance --powersave
 expect 2 'needs --autopower' --power-profile-file /etc/hostname
 expect 2 'cannot read /nonexistent/profile' --autopower --power-profile-file /nonexistent/profile
-topo=$(mktemp)
-trap 'rm -f "$topo"' EXIT
+topo=$T/topology
 expect 2 'cannot open /nonexistent/topo' --topology /nonexistent/topo
 printf 'cpus 0-1 llc 0 capacity 1024 type big\ncpus 2 capacity 5000\n' > "$topo"
 expect 2 "$topo:2: capacity: expected 1..1024, got '5000'" --topology "$topo"
@@ -76,8 +72,4 @@ else
 	expect 1 'this kernel has no sched_ext' --no-preemption --no-futex-boost --no-slice-boost --pinned-slice-us 0
 fi
 
-if [ $fails -ne 0 ]; then
-	echo "$fails check(s) failed"
-	exit 1
-fi
-echo "all lavd CLI checks passed"
+finish "lavd CLI"
