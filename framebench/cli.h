@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * framebench's command line (the fixed interface in CONVENTIONS.md, plus
- * --workers). Every bad option ends the program with a message naming the
- * option and exit status 2.
+ * framebench's command line (docs/framebench.md, "Options"). Every bad
+ * option ends the program with a message naming the option and exit
+ * status 2.
  */
 #ifndef FB_CLI_H
 #define FB_CLI_H

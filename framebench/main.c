@@ -31,7 +31,7 @@ static int list_profiles(void)
 		printf("%-10s %s\n", p.name, p.description);
 	}
 	printf("(or --profile PATH to a profile file; the format is in "
-	       "README.md)\n");
+	       "docs/framebench.md)\n");
 	return EXIT_OK;
 }
 

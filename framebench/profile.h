@@ -2,8 +2,9 @@
 /*
  * Workload profiles: the text data format that describes a game's frame
  * pipeline (stages and their steps), its helper processes, services, locks
- * and periodic tasks. The format is documented in README.md ("Profile
- * format"); the files in framebench/profiles/ are the shipped examples.
+ * and periodic tasks. The format is documented in docs/framebench.md
+ * ("Profile format"); the files in framebench/profiles/ are the shipped
+ * examples.
  *
  * The parser is strict: the first problem stops it with
  * "<file>:<line>: expected <what>, got '<token>'".

@@ -262,7 +262,7 @@ void gsu_count(const struct gsu_results *r, struct gsu_counts *c);
 /* A run whose metrics enter the statistics. */
 bool gsu_run_kept(const struct gsu_run *run);
 /* Fewest frames in a kept run of workload w (0 when none had frames):
- * below 1000 the 0.1 % lows rest on less than one frame (FORMATS.md). */
+ * below 1000 the 0.1 % lows rest on less than one frame (docs/formats.md). */
 size_t gsu_min_frames(const struct gsu_results *r, int w);
 
 /* ---- outputs -------------------------------------------------------- */

@@ -8,7 +8,7 @@
  *   KEY VALUE                      (workload settings, until the next one)
  *
  * Keys other than `args` and `command` accept a trailing " # comment".
- * See README "## gamesuite" for the keys.
+ * docs/gamesuite.md ("Suite files") lists the keys.
  */
 #include "suite.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Suite files: a small line-based format (documented in README and in
- * gamesuite/suites/NAME.suite). Errors name the file and line.
+ * Suite files: a small line-based format (documented in docs/gamesuite.md
+ * and in gamesuite/suites/NAME.suite). Errors name the file and line.
  */
 #ifndef GSU_SUITE_H
 #define GSU_SUITE_H

@@ -65,7 +65,7 @@ int gsu_parse_schbench(const char *text, double out[3]);
 int gsu_parse_perf_messaging(const char *text, double *secs);
 /* Sum of bogo-ops-per-second-real-time over stress-ng --yaml metrics. */
 int gsu_parse_stressng_yaml(const char *text, double *ops_per_s);
-/* framebench --json: the fixed keys of CONVENTIONS.md. */
+/* framebench --json: its headline keys (docs/framebench.md). */
 int gsu_parse_framebench_json(const struct gs_jv *doc, double *metrics,
 			      char *why, size_t whylen);
 /* Per-frame metrics and the quantile curve from raw frame times (ms);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * MangoHud CSV frame logs (FORMATS.md): a robust reader for both the current
- * layout (frametime in ms, 16 columns) and v0.6.8's (frametime in us,
- * 12 columns), and a writer of the current layout so every frame-time tool
- * that reads MangoHud logs reads ours.
+ * MangoHud CSV frame logs (docs/formats.md): a robust reader for both the
+ * current layout (frametime in ms, 16 columns) and v0.6.8's (frametime in
+ * us, 12 columns), and a writer of the current layout so every frame-time
+ * tool that reads MangoHud logs reads ours.
  */
 #ifndef GS_MANGOHUD_H
 #define GS_MANGOHUD_H

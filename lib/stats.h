@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Statistics shared by framebench, frametrace and gamesuite: sample arrays,
- * percentiles, the FPS "lows" under each named definition (FORMATS.md),
+ * percentiles, the FPS "lows" under each named definition (docs/formats.md),
  * bounded-memory log-linear histograms for latencies, and the tests the
  * suite runner uses to compare schedulers (bootstrap interval, Mann-Whitney).
  */
@@ -46,7 +46,7 @@ double gs_cv(const double *v, size_t n);
 /* ---- frame-time summary -------------------------------------------- */
 
 /*
- * FPS figures from raw per-frame frame times in ms (FORMATS.md):
+ * FPS figures from raw per-frame frame times in ms (docs/formats.md):
  *  - percentile ("P1"): 1000 / nearest-rank P99 of frame times
  *    (P99.9 for the 0.1 % low), MangoHud's current definition;
  *  - low average: 1000 / mean of the slowest ceil(n * p) frame times

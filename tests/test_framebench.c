@@ -217,7 +217,7 @@ static void test_builtins(void **state)
 		assert_string_equal(prof.name, fb_builtins[i].name);
 		assert_true(prof.description[0] != '\0');
 		fb_plan_chain(&prof, &c);
-		/* MISSION.md: one action is a chain of 20-30 wake-ups */
+		/* as in a game, one action is a chain of 20-30 wake-ups */
 		assert_in_range(c.wakeups, 20, 30);
 		/* part of every chain crosses a process boundary */
 		assert_true(c.cross_process >= 1);

@@ -458,7 +458,7 @@ static void frames_metrics(void **state)
 		run.metrics[i] = NAN;
 	run.metrics[GSU_M_AVG_FPS] = 123; /* given values are kept */
 	for (int i = 0; i < 10000; i++)
-		ft[i] = i % 200 == 7 ? 50.0 : 16.667; /* FORMATS.md example */
+		ft[i] = i % 200 == 7 ? 50.0 : 16.667; /* docs/formats.md's example */
 	assert_int_equal(gsu_frames_metrics(ft, 10000, &run), 0);
 	NEAR(run.metrics[GSU_M_AVG_FPS], 123, 0);
 	NEAR(run.metrics[GSU_M_LOW1_PCT], 60, 0.01);

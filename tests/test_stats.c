@@ -14,7 +14,7 @@
 
 #define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
-/* FORMATS.md: 9950 frames at 16.667 ms and 50 at 50 ms give
+/* docs/formats.md: 9950 frames at 16.667 ms and 50 at 50 ms give
  * 60 / 30 / 20 FPS for percentile / low-average / integral. */
 static void worked_example(void **state)
 {
