@@ -16,7 +16,6 @@
 #include "outfmt.h"
 #include "proc.h"
 #include "runner.h"
-#include "sched.h"
 #include "suite.h"
 #include "util.h"
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What a result needs to be comparable later: kernel, CPU, governor and the
- * scheduler that was active (from /sys/kernel/sched_ext).
+ * The machine as the tools see it: what a result needs to be comparable
+ * later (kernel, CPU, governor and the scheduler in charge, from
+ * /sys/kernel/sched_ext), written to JSON one way by every tool; where
+ * tracefs is; CPU times from /proc/stat.
  */
 #ifndef GS_SYSINFO_H
 #define GS_SYSINFO_H
