@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Compute domains and the load balancing between them (docs/lavd.md, "Shape"
- * and "Multi-domain balancing"). A domain is the set of online CPUs that
+ * Compute domains and the load balancing between them (docs/lavd.md,
+ * "Shape" and "Compute domains"). A domain is the set of online CPUs that
  * share a NUMA node, an LLC and a core type; each has its own
  * earliest-deadline queue (DSQ id = domain index). The loader computes
  * the domains and their neighbour lists (lavd/cpdom.c).

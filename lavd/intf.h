@@ -4,7 +4,8 @@
  * BPF timer publishes (map "lavd_stats", also read by `lavd --monitor`), and
  * the exit information the scheduler's ops.exit() leaves for the loader.
  * The skeleton only declares the types of BPF globals, so every struct the
- * two sides exchange lives here (docs/vm.md, building the BPF side).
+ * two sides exchange lives here (docs/vm.md, "Toolchain: building the BPF
+ * side").
  */
 #ifndef LAVD_INTF_H
 #define LAVD_INTF_H

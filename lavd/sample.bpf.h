@@ -7,8 +7,9 @@
  * what it used, how long it waited, its lat_cri and frequencies, greedy /
  * holder / boosted flags, and who evicted it. Submitted without a wake-up
  * (BPF_RB_NO_WAKEUP): the reader drains on its own timer, so reading
- * never causes scheduling work of its own (docs/tracing.md). The rate comes
- * from map lavd_ctl, which the loader or a `--monitor` process writes.
+ * never causes scheduling work of its own (docs/tracing.md, "Streaming
+ * through a ring buffer"). The rate comes from map lavd_ctl, which the
+ * loader or a `--monitor` process writes.
  *
  * Needs: lavd.bpf.h only.
  */
