@@ -14,7 +14,9 @@ FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
 	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
 	frametrace/export.c
-FT_BPF_SRCS := frametrace/ftbpf.c frametrace/record.c frametrace/watch.c
+FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/record.c \
+	frametrace/watch.c frametrace/watch_ring.c frametrace/watch_trigger.c \
+	frametrace/mangotail.c frametrace/capture.c
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))

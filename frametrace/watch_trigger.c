@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The triggers of frametrace watch (watch.h): frames against a fixed
+ * limit or their source's running median, and the rate limits. */
+#include "watch.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftutil.h"
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(const struct ft_frame_src *s)
+{
+	double tmp[FT_MEDIAN_WIN];
+
+	memcpy(tmp, s->win, s->n * sizeof(double));
+	qsort(tmp, s->n, sizeof(double), dcmp);
+	return s->n ? tmp[s->n / 2] : 0;
+}
+
+static struct ft_frame_src *src_of(struct ft_watch *w, uint32_t pid)
+{
+	for (size_t i = 0; i < w->nsrcs; i++)
+		if (w->srcs[i].pid == pid)
+			return &w->srcs[i];
+	if (FT_VEC_RESERVE(w->srcs, w->nsrcs, w->srccap))
+		return NULL;
+	memset(&w->srcs[w->nsrcs], 0, sizeof(w->srcs[0]));
+	w->srcs[w->nsrcs].pid = pid;
+	return &w->srcs[w->nsrcs++];
+}
+
+void ft_watch_fire(struct ft_watch *w, uint64_t ts, uint32_t pid,
+		   uint64_t present, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->pending) {
+		w->merged++;
+		return;
+	}
+	if (w->captures >= w->o.max_captures ||
+	    (w->have_last && ts < w->last_trig_ns + w->o.min_gap_ns)) {
+		w->suppressed++;
+		return;
+	}
+	w->pending = true;
+	w->trig_ns = ts;
+	w->trig_pid = pid;
+	w->trig_frame_present = present;
+	va_start(ap, fmt);
+	vsnprintf(w->trig_text, sizeof(w->trig_text), fmt, ap);
+	va_end(ap);
+	w->last_trig_ns = ts;
+	w->have_last = true;
+	/* start copying the kernel ring now: the pre-trigger part */
+	ft_flight_copy_reset(&w->ring);
+}
+
+void ft_watch_frame_seen(struct ft_watch *w, uint32_t pid, uint64_t present,
+			 uint64_t frametime_ns, bool warmup, const char *from)
+{
+	struct ft_frame_src *s = src_of(w, pid);
+	double ms = (double)frametime_ns / 1e6, med;
+	const char *who;
+
+	if (!s) {
+		w->oom = true;
+		return;
+	}
+	med = s->n ? median_of(s) : 0;
+	who = pid ? ft_task_comm(&w->names, pid) : "log";
+	if (!warmup || w->o.warmup_triggers) {
+		if (w->o.frame_ms > 0 && ms > w->o.frame_ms)
+			ft_watch_fire(w, present, pid, present,
+				      "frame %.2f ms > %.2f ms (median %.2f ms) "
+				      "of %s %u (%s)",
+				      ms, w->o.frame_ms, med, who, pid, from);
+		else if (w->o.factor > 0 && s->n >= w->o.min_frames &&
+			 med > 0 && ms > w->o.factor * med)
+			ft_watch_fire(w, present, pid, present,
+				      "frame %.2f ms = %.1fx the running median "
+				      "%.2f ms of %s %u (%s)",
+				      ms, ms / med, med, who, pid, from);
+	}
+	s->win[s->pos] = ms;
+	s->pos = (s->pos + 1) % FT_MEDIAN_WIN;
+	if (s->n < FT_MEDIAN_WIN)
+		s->n++;
+}
