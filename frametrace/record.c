@@ -6,7 +6,6 @@
  * without wake-ups), events are written in chunks as they come, and every
  * drop is counted and reported.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,12 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "cmds.h"
 #include "feed.h"
 #include "ftbpf.h"
@@ -31,14 +29,30 @@
 
 #define BATCH (1u << 18)
 
-struct rec {
+struct record_opts {
+	const char *out;
+	const char *feed_dir;
+	uint64_t duration, drain_ms, ring_mb, feed_pid;
+	bool with_wakeup, no_futex, no_markers, force_syscalls;
+	bool quiet;
+	int verbose;
+	char **command;		/* NULL: none */
+};
+
+struct recorder {
+	struct record_opts o;
+	struct ft_bpf b;
+	struct ft_child child;
+	struct ft_feedset feeds;
+	struct ft_steal steal;	/* the host's steal over the recording */
+	bool have_steal;
 	struct ft_trace meta;	/* tasks, strings, frames, meta; no events */
 	struct ft_writer w;
 	struct ft_ev *batch;
 	size_t nbatch;
 	size_t str_flushed;
-	uint64_t events;
-	uint64_t marks;
+	uint64_t t0, events, marks;
+	uint64_t lost;		/* kernel events the ring buffer dropped */
 	struct ft_map seen;	/* tids seen in events */
 	int oom;
 };
@@ -50,13 +64,15 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-static void seen(struct rec *r, uint32_t tid)
+/* ---- what comes in: ring records and feed frames --------------------- */
+
+static void seen(struct recorder *r, uint32_t tid)
 {
 	if (tid && !ft_map_put(&r->seen, tid, 0, NULL))
 		r->oom = 1;
 }
 
-static int flush(struct rec *r)
+static int flush(struct recorder *r)
 {
 	if (r->str_flushed < r->meta.nstr) {
 		if (ft_writer_strings(&r->w, r->meta.str + r->str_flushed,
@@ -72,7 +88,7 @@ static int flush(struct rec *r)
 
 static int on_event(void *ctx, void *data, size_t size)
 {
-	struct rec *r = ctx;
+	struct recorder *r = ctx;
 	const struct ft_ev *e = data;
 	struct ft_ev ev;
 	char comm[FT_COMM_LEN + 1], text[FT_MARK_MAX + 1];
@@ -110,11 +126,13 @@ static int on_event(void *ctx, void *data, size_t size)
 
 static int on_frame(void *ctx, int pid, const struct gs_feed_frame *f)
 {
-	struct rec *r = ctx;
+	struct recorder *r = ctx;
 	struct ft_frame fr = ft_frame_from_feed(pid, f);
 
 	return ft_frame_push(&r->meta, &fr);
 }
+
+/* ---- the command ----------------------------------------------------- */
 
 static void usage(FILE *f)
 {
@@ -136,34 +154,9 @@ static void usage(FILE *f)
 		"  -v, --verbose         libbpf messages\n");
 }
 
-static pid_t start_child(char **argv, int *gate)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		char c;
-
-		close(p[1]);
-		/* wait until the recorder is attached */
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		close(p[0]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "frametrace: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*gate = p[1];
-	return pid;
-}
-
-int ft_cmd_record(int argc, char **argv)
+/* Options into r->o; -1 to go on, or the exit status (--help, bad
+ * usage). Bad values exit here with a message. */
+static int parse_options(struct recorder *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -181,233 +174,273 @@ int ft_cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *feed_dir = "/dev/shm";
-	uint64_t duration = 0, drain_ms = 25, ring_mb = 16, feed_pid = 0;
-	struct ft_bpf_opts bo = { .mode = FT_MODE_STREAM };
-	bool quiet = false;
-	int verbose = 0, c, rc = EXIT_RUNTIME, gate = -1, status = 0;
-	pid_t child = 0;
-	struct ft_bpf b;
-	struct rec r;
-	struct ft_feedset feeds;
-	char err[512];
-	uint64_t t0, next_scan = 0, lost;
-	struct utsname un;
-	struct sigaction sa;
-	struct ft_steal steal;
-	bool have_steal;
+	struct record_opts *o = &r->o;
+	int c;
 
+	memset(r, 0, sizeof(*r));
+	o->feed_dir = "/dev/shm";
+	o->drain_ms = 25;
+	o->ring_mb = 16;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:d:qvh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o': o->out = optarg; break;
 		case 'd':
-			duration = gs_opt_duration_ns("--duration", optarg,
-						      NSEC_PER_SEC, NSEC_PER_MSEC,
-						      UINT64_MAX / 2);
+			o->duration = gs_opt_duration_ns("--duration", optarg,
+							 NSEC_PER_SEC, NSEC_PER_MSEC,
+							 UINT64_MAX / 2);
 			break;
-		case 'b': ring_mb = gs_opt_u64("--buffer-mb", optarg, 1, 1024); break;
-		case 'D': drain_ms = gs_opt_u64("--drain-ms", optarg, 1, 10000); break;
-		case 'W': bo.with_wakeup = true; break;
-		case 'F': bo.no_futex = true; break;
-		case 'M': bo.no_markers = true; break;
-		case 'S': bo.force_syscalls = true; break;
-		case 'p': feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
-		case 'f': feed_dir = optarg; break;
-		case 'q': quiet = true; break;
-		case 'v': verbose++; break;
+		case 'b': o->ring_mb = gs_opt_u64("--buffer-mb", optarg, 1, 1024); break;
+		case 'D': o->drain_ms = gs_opt_u64("--drain-ms", optarg, 1, 10000); break;
+		case 'W': o->with_wakeup = true; break;
+		case 'F': o->no_futex = true; break;
+		case 'M': o->no_markers = true; break;
+		case 'S': o->force_syscalls = true; break;
+		case 'p': o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
+		case 'f': o->feed_dir = optarg; break;
+		case 'q': o->quiet = true; break;
+		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if ((ring_mb & (ring_mb - 1)))
-		gs_die(EXIT_USAGE, "option --buffer-mb: expected a power of two, got '%" PRIu64 "'", ring_mb);
-	if (!out) {
+	if ((o->ring_mb & (o->ring_mb - 1)))
+		gs_die(EXIT_USAGE, "option --buffer-mb: expected a power of two, got '%" PRIu64 "'", o->ring_mb);
+	if (!o->out) {
 		usage(stderr);
 		gs_die(EXIT_USAGE, "record: -o FILE is required");
 	}
-	if (geteuid() != 0)
-		gs_die(EXIT_RUNTIME,
-		       "record: needs root (CAP_BPF and CAP_PERFMON) to load BPF "
-		       "programs");
+	o->command = optind < argc ? argv + optind : NULL;
+	return -1;
+}
 
-	memset(&r, 0, sizeof(r));
-	ft_trace_init(&r.meta);
-	ft_map_init(&r.seen);
-	r.batch = malloc(BATCH * sizeof(*r.batch));
-	if (!r.batch)
+/* Everything up to the first event: the names of what already runs, the
+ * command held at its gate, the BPF programs, the trace file, the feeds
+ * and the steal counters. Failures exit with a message. */
+static void start(struct recorder *r)
+{
+	struct ft_bpf_opts bo = {
+		.mode = FT_MODE_STREAM,
+		.ring_mb = (uint32_t)r->o.ring_mb,
+		.with_wakeup = r->o.with_wakeup,
+		.no_futex = r->o.no_futex,
+		.no_markers = r->o.no_markers,
+		.force_syscalls = r->o.force_syscalls,
+		.on_event = on_event,
+		.ctx = r,
+	};
+	const char *failed;
+	char err[512];
+
+	ft_trace_init(&r->meta);
+	ft_map_init(&r->seen);
+	r->batch = malloc(BATCH * sizeof(*r->batch));
+	if (!r->batch)
 		gs_die(EXIT_RUNTIME, "out of memory");
-	ft_bpf_log_level(verbose);
-	bo.ring_mb = (uint32_t)ring_mb;
-	bo.on_event = on_event;
-	bo.ctx = &r;
-
+	ft_bpf_log_level(r->o.verbose);
 	/* names of what already runs; new tasks come as fork/rename events */
-	if (ft_proc_names(&r.meta, getpid()))
+	if (ft_proc_names(&r->meta, getpid()))
 		gs_warn("record: could not read /proc for task names");
-
-	if (optind < argc) {
-		child = start_child(argv + optind, &gate);
-		if (child < 0)
-			gs_die(EXIT_RUNTIME, "record: fork: %s", strerror(errno));
-	}
-	if (ft_bpf_open(&b, &bo, err, sizeof(err))) {
-		if (child > 0) {
-			close(gate);
-			waitpid(child, NULL, 0);
-		}
+	if (r->o.command && ft_child_fork(&r->child, r->o.command, &failed))
+		gs_die(EXIT_RUNTIME, "record: fork: %s", strerror(errno));
+	if (ft_bpf_open(&r->b, &bo, err, sizeof(err))) {
+		if (r->child.pid > 0)
+			ft_child_abandon(&r->child);
 		gs_die(EXIT_RUNTIME, "record: %s", err);
 	}
-	if (b.notes[0] && !quiet)
-		gs_warn("record: %s", b.notes);
-	t0 = gs_now_ns();
-	/* the host's steal over the recording (VM.md: a vCPU not run) */
-	have_steal = !ft_steal_init(&steal, b.ncpus, 2, NULL) &&
-		     !ft_steal_sample(&steal, t0);
-	if (ft_writer_open(&r.w, out, (uint32_t)b.ncpus, t0, err, sizeof(err))) {
-		ft_steal_free(&steal);
-		ft_bpf_close(&b);
-		if (child > 0) {
-			close(gate);
-			waitpid(child, NULL, 0);
-		}
+	if (r->b.notes[0] && !r->o.quiet)
+		gs_warn("record: %s", r->b.notes);
+	r->t0 = gs_now_ns();
+	/* the host's steal over the recording (docs/vm.md: a vCPU not run) */
+	r->have_steal = !ft_steal_init(&r->steal, r->b.ncpus, 2, NULL) &&
+			!ft_steal_sample(&r->steal, r->t0);
+	if (ft_writer_open(&r->w, r->o.out, (uint32_t)r->b.ncpus, r->t0, err,
+			   sizeof(err))) {
+		ft_steal_free(&r->steal);
+		ft_bpf_close(&r->b);
+		if (r->child.pid > 0)
+			ft_child_abandon(&r->child);
 		gs_die(EXIT_USAGE, "record: %s", err);
 	}
-	ft_feedset_init(&feeds, feed_dir, (int)feed_pid);
+	ft_feedset_init(&r->feeds, r->o.feed_dir, (int)r->o.feed_pid);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (child > 0) {
-		if (write(gate, "g", 1) != 1)
-			gs_warn("record: could not start the command");
-		close(gate);
-	}
+}
+
+/* Until SIGINT/SIGTERM, the command's exit or --duration: drains the ring
+ * every --drain-ms and polls the feeds. */
+static void run(struct recorder *r)
+{
+	uint64_t next_scan = 0;
 
 	for (;;) {
 		uint64_t now = gs_now_ns();
 		bool done = stop_sig != 0;
 
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -child;
+		if (ft_child_exited(&r->child))
 			done = true;
-		}
-		if (duration && now - t0 >= duration)
+		if (r->o.duration && now - r->t0 >= r->o.duration)
 			done = true;
 		if (now >= next_scan) {
-			ft_feedset_scan(&feeds);
+			ft_feedset_scan(&r->feeds);
 			next_scan = now + 200 * NSEC_PER_MSEC;
 		}
-		if (ring_buffer__poll(b.rb, done ? 0 : (int)drain_ms) < 0 &&
+		if (ring_buffer__poll(r->b.rb, done ? 0 : (int)r->o.drain_ms) < 0 &&
 		    errno != EINTR)
 			break;
-		if (ring_buffer__consume(b.rb) < 0 && errno != EINTR) {
+		if (ring_buffer__consume(r->b.rb) < 0 && errno != EINTR) {
 			gs_warn("record: reading the ring buffer failed");
 			break;
 		}
-		if (ft_feedset_poll(&feeds, on_frame, &r) < 0)
-			r.oom = 1;
-		if (r.oom || r.w.error)
+		if (ft_feedset_poll(&r->feeds, on_frame, r) < 0)
+			r->oom = 1;
+		if (r->oom || r->w.error)
 			break;
 		if (done)
 			break;
 	}
-	if (child > 0) {
-		/* interrupted: pass it on and wait for the command */
-		kill(child, stop_sig ? stop_sig : SIGTERM);
-		waitpid(child, &status, 0);
-		ring_buffer__consume(b.rb);
-	}
-	ft_feedset_scan(&feeds);
-	ft_feedset_poll(&feeds, on_frame, &r);
-	lost = ft_bpf_lost(&b, false);
-	ft_meta_set(&r.meta, "futex", "%s", b.futex_src[0] ? b.futex_src : "off");
-	ft_meta_set(&r.meta, "markers", "%s", b.markers ? "trace_marker" : "off");
-	if (b.notes[0])
-		ft_meta_set(&r.meta, "notes", "%s", b.notes);
-	ft_bpf_close(&b);
+}
 
-	/* names of tasks seen in events but not yet named */
-	for (size_t i = 0; i < r.seen.cap; i++) {
+/* The command stopped (interrupted: the signal passed on), the last
+ * events and frames drained, and the BPF programs detached. */
+static void stop(struct recorder *r)
+{
+	if (r->child.pid > 0) {
+		ft_child_stop(&r->child, stop_sig ? stop_sig : SIGTERM);
+		ring_buffer__consume(r->b.rb);
+	}
+	ft_feedset_scan(&r->feeds);
+	ft_feedset_poll(&r->feeds, on_frame, r);
+	r->lost = ft_bpf_lost(&r->b, false);
+	ft_meta_set(&r->meta, "futex", "%s", r->b.futex_src[0] ? r->b.futex_src : "off");
+	ft_meta_set(&r->meta, "markers", "%s", r->b.markers ? "trace_marker" : "off");
+	if (r->b.notes[0])
+		ft_meta_set(&r->meta, "notes", "%s", r->b.notes);
+	ft_bpf_close(&r->b);
+}
+
+/* Names of tasks seen in events but not named yet, from /proc. */
+static void name_tasks(struct recorder *r)
+{
+	for (size_t i = 0; i < r->seen.cap; i++) {
 		uint32_t tid;
 
-		if (!r.seen.keys[i])
+		if (!r->seen.keys[i])
 			continue;
-		tid = (uint32_t)(r.seen.keys[i] - 1);
-		if (!ft_task_get(&r.meta, tid) || !ft_task_get(&r.meta, tid)->comm[0])
-			ft_proc_name_one(&r.meta, tid);
+		tid = (uint32_t)(r->seen.keys[i] - 1);
+		if (!ft_task_get(&r->meta, tid) || !ft_task_get(&r->meta, tid)->comm[0])
+			ft_proc_name_one(&r->meta, tid);
 	}
-	ft_proc_mark_recorder(&r.meta, getpid());
+	ft_proc_mark_recorder(&r->meta, getpid());
+}
 
-	r.meta.lost_events = lost + ft_feedset_lost(&feeds);
-	ft_meta_set(&r.meta, "source", "record");
+/* What the recording was: host, losses, settings, steal, command. */
+static void describe(struct recorder *r)
+{
+	struct utsname un;
+
+	r->meta.lost_events = r->lost + ft_feedset_lost(&r->feeds);
+	ft_meta_set(&r->meta, "source", "record");
 	if (!uname(&un)) {
-		ft_meta_set(&r.meta, "kernel", "%s", un.release);
-		ft_meta_set(&r.meta, "host", "%s", un.nodename);
+		ft_meta_set(&r->meta, "kernel", "%s", un.release);
+		ft_meta_set(&r->meta, "host", "%s", un.nodename);
 	}
-	ft_meta_set(&r.meta, "lost_kernel_events", "%" PRIu64, lost);
-	ft_meta_set(&r.meta, "lost_feed_frames", "%" PRIu64,
-		    ft_feedset_lost(&feeds));
-	ft_meta_set(&r.meta, "recorder_tgid", "%d", (int)getpid());
-	ft_meta_set(&r.meta, "ring_mb", "%" PRIu64, ring_mb);
-	ft_meta_set(&r.meta, "drain_ms", "%" PRIu64, drain_ms);
-	if (have_steal && !ft_steal_sample(&steal, gs_now_ns())) {
+	ft_meta_set(&r->meta, "lost_kernel_events", "%" PRIu64, r->lost);
+	ft_meta_set(&r->meta, "lost_feed_frames", "%" PRIu64,
+		    ft_feedset_lost(&r->feeds));
+	ft_meta_set(&r->meta, "recorder_tgid", "%d", (int)getpid());
+	ft_meta_set(&r->meta, "ring_mb", "%" PRIu64, r->o.ring_mb);
+	ft_meta_set(&r->meta, "drain_ms", "%" PRIu64, r->o.drain_ms);
+	if (r->have_steal && !ft_steal_sample(&r->steal, gs_now_ns())) {
 		struct ft_steal_sum sum;
 
-		if (!ft_steal_window(&steal, 0, UINT64_MAX, &sum))
-			ft_steal_meta_set(&r.meta, &sum);
+		if (!ft_steal_window(&r->steal, 0, UINT64_MAX, &sum))
+			ft_steal_meta_set(&r->meta, &sum);
 	}
-	ft_steal_free(&steal);
-	if (optind < argc) {
+	ft_steal_free(&r->steal);
+	if (r->o.command) {
 		char cmd[512] = "";
 
-		for (int i = optind; i < argc; i++) {
+		for (char **a = r->o.command; *a; a++) {
 			size_t n = strlen(cmd);
 
 			snprintf(cmd + n, sizeof(cmd) - n, "%s%s",
-				 i > optind ? " " : "", argv[i]);
+				 a > r->o.command ? " " : "", *a);
 		}
-		ft_meta_set(&r.meta, "command", "%s", cmd);
+		ft_meta_set(&r->meta, "command", "%s", cmd);
 	}
-	{
-		uint64_t end = gs_now_ns();
+}
 
-		if (flush(&r) ||
-		    ft_writer_close(&r.w, &r.meta, end, err, sizeof(err))) {
-			gs_warn("record: %s", err[0] ? err : "write failed");
-			rc = EXIT_RUNTIME;
-		} else {
-			double secs = (double)(end - t0) / 1e9;
+/* The last chunks and the file's tail; the summary line. */
+static int finish_file(struct recorder *r)
+{
+	uint64_t end = gs_now_ns();
+	char err[512] = "";
+	double secs;
 
-			rc = EXIT_OK;
-			if (!quiet)
-				fprintf(stderr,
-					"frametrace: %" PRIu64 " events in %.1f s "
-					"(%.0f/s), %" PRIu64 " lost, %zu tasks, "
-					"%zu frames, %" PRIu64 " markers, futex: %s "
-					"-> %s (%.1f MiB)\n",
-					r.events, secs, r.events / (secs > 0 ? secs : 1),
-					r.meta.lost_events, r.meta.ntasks,
-					r.meta.nframes, r.marks,
-					ft_meta_get(&r.meta, "futex"), out,
-					(double)r.w.bytes / (1 << 20));
-		}
+	if (flush(r) || ft_writer_close(&r->w, &r->meta, end, err, sizeof(err))) {
+		gs_warn("record: %s", err[0] ? err : "write failed");
+		return EXIT_RUNTIME;
 	}
+	secs = (double)(end - r->t0) / 1e9;
+	if (!r->o.quiet)
+		fprintf(stderr,
+			"frametrace: %" PRIu64 " events in %.1f s "
+			"(%.0f/s), %" PRIu64 " lost, %zu tasks, "
+			"%zu frames, %" PRIu64 " markers, futex: %s "
+			"-> %s (%.1f MiB)\n",
+			r->events, secs, r->events / (secs > 0 ? secs : 1),
+			r->meta.lost_events, r->meta.ntasks,
+			r->meta.nframes, r->marks,
+			ft_meta_get(&r->meta, "futex"), r->o.out,
+			(double)r->w.bytes / (1 << 20));
+	return EXIT_OK;
+}
+
+int ft_cmd_record(int argc, char **argv)
+{
+	struct recorder r;
+	int rc = parse_options(&r, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	if (geteuid() != 0)
+		gs_die(EXIT_RUNTIME,
+		       "record: needs root (CAP_BPF and CAP_PERFMON) to load BPF "
+		       "programs");
+	start(&r);
+	catch_signals();
+	if (r.child.pid > 0 && !ft_child_release(&r.child))
+		gs_warn("record: could not start the command");
+
+	run(&r);
+
+	stop(&r);
+	name_tasks(&r);
+	describe(&r);
+	rc = finish_file(&r);
 	if (r.meta.lost_events)
 		gs_warn("record: %" PRIu64 " events were lost (%" PRIu64
 			" kernel events: ring buffer full; try a larger "
 			"--buffer-mb or a smaller --drain-ms)",
-			r.meta.lost_events, lost);
+			r.meta.lost_events, r.lost);
 	if (r.oom)
 		gs_warn("record: ran out of memory; the trace ends early");
-	ft_feedset_free(&feeds);
+	ft_feedset_free(&r.feeds);
 	ft_map_free(&r.seen);
 	free(r.batch);
 	ft_trace_free(&r.meta);
-	if (rc == EXIT_OK && child < 0 && WIFEXITED(status) &&
-	    WEXITSTATUS(status) != 0 && !quiet)
+	if (rc == EXIT_OK && r.child.pid < 0 && WIFEXITED(r.child.status) &&
+	    WEXITSTATUS(r.child.status) != 0 && !r.o.quiet)
 		gs_warn("record: the command exited with status %d",
-			WEXITSTATUS(status));
+			WEXITSTATUS(r.child.status));
 	return rc;
 }
