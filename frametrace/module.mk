@@ -44,12 +44,17 @@ $(FT_LIB): $(FT_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-# cmocka unit tests (their own rule: they link the frametrace core).
-TESTS += $(BUILD)/tests/test_frametrace
-$(BUILD)/tests/test_frametrace: $(BUILD)/tests/test_frametrace.o $(FT_LIB) $(LIBGS)
+# cmocka unit tests (their own rule: they link the frametrace core), by
+# subject: reading traces, analysing them, and what is written for others.
+FT_TEST_HELPERS := $(BUILD)/tests/test_frametrace_helpers.o
+FT_UNIT_TESTS := test_frametrace_input test_frametrace_analysis \
+	test_frametrace_output
+TESTS += $(FT_UNIT_TESTS:%=$(BUILD)/tests/%)
+$(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
+		$(FT_TEST_HELPERS) $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(BUILD)/tests/test_frametrace.o: CFLAGS += -Iframetrace
+$(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
 
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of frametrace's analysis: the timeline model on a futex
+ * ping-pong, slow-frame explanations (the link that made a frame slow, a
+ * lock wait that is not the origin, a wake-up not acted on, a delay
+ * before the chain), and the host's steal over a window and in the report.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "explain.h"
+#include "finish.h"
+#include "model.h"
+#include "report.h"
+#include "steal.h"
+#include "test_frametrace.h"
+
+/* Two threads ping-pong on CPU 0 through futexes. */
+static void model_ping_pong(void **state)
+{
+	struct ft_trace t;
+	struct ft_model m;
+	struct ft_tstat *a, *b;
+
+	(void)state;
+	ft_trace_init(&t);
+	ft_task_set(&t, 10, 10, "ping");
+	ft_task_set(&t, 11, 10, "pong");
+	sw(&t, T0, 0, 0, 10, 0);
+	for (int i = 0; i < 100; i++) {
+		uint64_t base = T0 + (uint64_t)i * 40 * US;
+
+		wake(&t, base + 10 * US, 0, 11, 10);
+		add(&t, ev(base + 5 * US, FT_EV_FUTEX, 0, 10, 1 /* WAKE */, 500, 0x1000, 0));
+		sw(&t, base + 12 * US, 0, 10, 11, 1);
+		wake(&t, base + 30 * US, 0, 10, 11);
+		sw(&t, base + 32 * US, 0, 11, 10, 1);
+	}
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(ft_model_build(&m, &t), 0);
+	a = ft_model_task(&m, 10);
+	b = ft_model_task(&m, 11);
+	assert_int_equal(b->switches, 100);
+	assert_int_equal(b->wakeups, 100);
+	assert_int_equal(a->wakes_sent, 100);
+	assert_int_equal(b->runtime_ns, 100 * 20 * US);
+	assert_int_equal(b->wlat->count, 100);
+	assert_int_equal(gs_hist_pct(b->wlat, 50), 2 * US);
+	assert_int_equal(a->futex_wakes, 100);
+	assert_int_equal(m.nedge, 2);
+	assert_true(m.nchain >= 2);
+	assert_true(b->lat_score > 1);
+	ft_model_free(&m);
+	ft_trace_free(&t);
+}
+
+/* In the slow frame a hog holds CPU 0 while the render thread waits to
+ * run: the explanation must name that link, its runnable wait, the hog
+ * and its long slice. */
+static void explain_slow_frame(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	const struct ft_explain *x;
+	const struct ft_link *l;
+	char *text = NULL;
+
+	(void)state;
+	build_frames(&t);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_true(r.has_fps);
+	assert_int_equal(r.nslow, 1);
+	assert_int_equal(r.nex, 1);
+	x = &r.ex[0];
+	assert_int_equal(t.frames[x->frame].frametime_ns, 65 * MS);
+	assert_int_equal(x->presenter, 52);
+	assert_int_equal(x->nlinks, 3);
+	assert_int_equal(x->link[0].tid, 52);
+	assert_int_equal(x->link[1].tid, 51);
+	assert_int_equal(x->link[2].tid, 50);
+	assert_int_equal(x->stop, FT_STOP_FRAME_START);
+	l = &x->link[1];
+	assert_int_equal(l->waker, 50);
+	assert_true(l->runnable_ns >= 15 * MS);
+	assert_int_equal(l->nholders, 2);
+	assert_int_equal(l->holder[0].tid, 60);
+	assert_int_equal(l->holder[0].why, FT_WHY_LONG_SLICE);
+	assert_int_equal(x->origin, 1);
+	assert_string_equal(x->origin_what, "runnable");
+	assert_true(x->origin_excess_ns >= (int64_t)(14 * MS));
+	assert_true(r.has_median);
+	assert_int_equal(r.median.nlinks, 3);
+
+	text = report_text(&r);
+	assert_non_null(strstr(text, "delay originates at #2 render:51: waited runnable"));
+	assert_non_null(strstr(text, "hog:60"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/*
+ * The present thread waits on a futex from its last run until the render
+ * thread wakes it, so in the slow frame that wait is 15 ms longer too:
+ * but the render link's runnable wait covers that time, and counting the
+ * wait would blame the wrong link. The origin stays the render link, and
+ * its share of the frame's excess over the median is stated.
+ */
+static void explain_lock_wait_not_origin(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	const struct ft_explain *x;
+	char *text = NULL;
+
+	(void)state;
+	build_frames_with(&t, 60, true, false);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	x = &r.ex[0];
+	assert_true(x->link[0].lock_wait_ns >= 63 * MS);
+	assert_int_equal(x->origin, 1);
+	assert_string_equal(x->origin_what, "runnable");
+	assert_int_equal(x->frame_excess_ns, (int64_t)(15 * MS));
+	text = report_text(&r);
+	assert_non_null(strstr(text, "(+15.00 ms of the frame's +15.00 ms)"));
+	assert_null(strstr(text, "wake-up not acted on"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/*
+ * In the slow frame nothing else runs: the render thread waits runnable
+ * while its CPU runs the idle task (a VM's vCPU the host did not run).
+ * The link must say the wake-up was not acted on, with the legend once.
+ */
+static void explain_idle_wait(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	const struct ft_link *l;
+	char *text = NULL;
+
+	(void)state;
+	build_frames_with(&t, 0, false, false);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	l = &r.ex[0].link[1];
+	assert_int_equal(l->tid, 51);
+	assert_true(l->own_idle_ns >= 15 * MS);
+	assert_true(ft_link_idle_wait(l));
+	assert_false(ft_link_idle_wait(&r.ex[0].link[0]));
+	text = report_text(&r);
+	assert_non_null(strstr(text, "idled 15.00 ms of it: wake-up not acted on (*)"));
+	assert_non_null(strstr(text, "(*) the task waited runnable while the CPU"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/* The chain starts late: no origin, and the report says where the time is. */
+static void explain_delay_before_chain(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 60,
+				    .name = "t" };
+	char *text = NULL;
+
+	(void)state;
+	build_frames_with(&t, 60, false, true);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	assert_int_equal(t.frames[r.ex[0].frame].frametime_ns, 65 * MS);
+	assert_int_equal(r.ex[0].origin, -1);
+	assert_int_equal(r.ex[0].frame_excess_ns, (int64_t)(15 * MS));
+	text = report_text(&r);
+	assert_non_null(strstr(text, "no link of the chain took longer than its "
+				     "counterpart; the frame's +15.00 ms lies before the chain"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/* A /proc/stat with the given steal ticks for CPUs 0-2. */
+static void write_stat(const char *path, unsigned s0, unsigned s1, unsigned s2)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "cpu  30 0 30 300 0 0 0 %u 0 0\n", s0 + s1 + s2);
+	fprintf(f, "cpu0 10 0 10 100 0 0 0 %u 0 0\n", s0);
+	fprintf(f, "cpu1 10 0 10 100 0 0 0 %u 0 0\n", s1);
+	fprintf(f, "cpu2 10 0 10 100 0 0 0 %u 0 0\n", s2);
+	fprintf(f, "intr 1 2 3\n");
+	fclose(f);
+}
+
+/*
+ * Steal samples in a ring of 4: the window takes the last sample at or
+ * before its start and the first at or after its end; older samples fall
+ * out of the ring; the figures survive the trace's metadata and are
+ * printed by the report.
+ */
+static void host_steal_window(void **state)
+{
+	char path[] = "/tmp/ft-stat-XXXXXX";
+	int fd = mkstemp(path);
+	uint64_t tick = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+	struct ft_steal st;
+	struct ft_steal_sum sum, back;
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 5, .name = "t" };
+	char *text = NULL;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ft_steal_init(&st, 3, 4, path), 0);
+	write_stat(path, 0, 0, 0);
+	assert_int_equal(ft_steal_sample(&st, 100), 0);
+	assert_int_equal(ft_steal_window(&st, 0, 1000, &sum), -1); /* one sample */
+	write_stat(path, 1, 0, 0);
+	assert_int_equal(ft_steal_sample(&st, 200), 0);
+	write_stat(path, 3, 5, 0);
+	assert_int_equal(ft_steal_sample(&st, 300), 0);
+	write_stat(path, 4, 9, 0);
+	assert_int_equal(ft_steal_sample(&st, 400), 0);
+	write_stat(path, 10, 9, 2);
+	assert_int_equal(ft_steal_sample(&st, 500), 0); /* drops t=100 */
+
+	/* 250..350: samples 200 and 400 */
+	assert_int_equal(ft_steal_window(&st, 250, 350, &sum), 0);
+	assert_int_equal(sum.span_ns, 200);
+	assert_int_equal(sum.ncpus, 3);
+	assert_int_equal(sum.total_ns, 12 * tick);
+	assert_int_equal(sum.ntop, 2);
+	assert_int_equal(sum.top_cpu[0], 1);
+	assert_int_equal(sum.top_ns[0], 9 * tick);
+	assert_int_equal(sum.top_cpu[1], 0);
+	/* before the oldest kept sample: from 200; after the newest: to 500 */
+	assert_int_equal(ft_steal_window(&st, 0, 10000, &sum), 0);
+	assert_int_equal(sum.span_ns, 300);
+	assert_int_equal(sum.total_ns, 20 * tick);
+	assert_int_equal(sum.ntop, 3);
+	assert_int_equal(sum.top_cpu[0], 0);
+	assert_int_equal(sum.top_cpu[2], 2);
+	ft_steal_free(&st);
+	unlink(path);
+	/* an unreadable file: no sample */
+	assert_int_equal(ft_steal_init(&st, 3, 4, path), 0);
+	assert_int_equal(ft_steal_sample(&st, 100), -1);
+	ft_steal_free(&st);
+
+	build_frames(&t);
+	assert_int_equal(ft_steal_meta_get(&t, &back), -1);
+	sum.span_ns = 2000000000ULL;
+	sum.total_ns = 100000000ULL;
+	ft_steal_meta_set(&t, &sum);
+	assert_int_equal(ft_steal_meta_get(&t, &back), 0);
+	assert_memory_equal(&back, &sum, sizeof(sum));
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "host steal: 100.00 ms over 2.00 s on 3 CPUs (1.7 % of their time); most on CPU0"));
+	assert_non_null(strstr(text, "the host did not run these vCPUs"));
+	free(text);
+	ft_report_free(&r);
+	text = NULL;
+	sum.total_ns = 0;
+	sum.ntop = 0;
+	ft_steal_meta_set(&t, &sum);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "host steal: none over 2.00 s on 3 CPUs\n"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(model_ping_pong),
+		cmocka_unit_test(explain_slow_frame),
+		cmocka_unit_test(explain_lock_wait_not_origin),
+		cmocka_unit_test(explain_idle_wait),
+		cmocka_unit_test(explain_delay_before_chain),
+		cmocka_unit_test(host_steal_window),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of how frametrace reads a trace: the trace file (round trip,
+ * truncation, corruption), the repair of missing sched_switch records,
+ * atrace markers and the frames they describe, and the importers of perf
+ * script, ftrace and MangoHud text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "finish.h"
+#include "import.h"
+#include "mangohud.h"
+#include "marker.h"
+#include "model.h"
+#include "test_frametrace.h"
+#include "tracefile.h"
+
+static char *slurp(FILE *f, size_t *len)
+{
+	char *buf;
+	long n;
+
+	fflush(f);
+	n = ftell(f);
+	assert_true(n >= 0);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+/* ---- trace file ------------------------------------------------------ */
+
+static void build_small(struct ft_trace *t)
+{
+	struct ft_frame fr = { .start_ns = T0 + 1 * MS, .present_ns = T0 + 9 * MS,
+			       .frametime_ns = 8 * MS, .pid = 100, .flags = FT_FRAME_FEED };
+
+	ft_trace_init(t);
+	t->ncpus = 2;
+	ft_task_set(t, 100, 100, "game main");
+	ft_task_set(t, 101, 100, "render");
+	sw(t, T0 + 1 * MS, 0, 0, 100, 0);
+	wake(t, T0 + 2 * MS, 0, 101, 100);
+	sw(t, T0 + 3 * MS, 0, 100, 101, 1);
+	sw(t, T0 + 5 * MS, 0, 101, 0, 1);
+	assert_true(ft_str_add(t, "B|100|frame 1") >= 0);
+	add(t, ev(T0 + 1 * MS, FT_EV_MARK, 0, 100, 100, 0, 0, 0));
+	assert_int_equal(ft_frame_push(t, &fr), 0);
+	ft_meta_set(t, "source", "test");
+	t->lost_events = 7;
+	assert_int_equal(ft_trace_finish(t), 0);
+}
+
+static void trace_roundtrip(void **state)
+{
+	struct ft_trace t, u;
+	char err[512], path[] = "/tmp/ft_test_XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	build_small(&t);
+	assert_int_equal(ft_trace_write(&t, path, err, sizeof(err)), 0);
+	assert_int_equal(ft_trace_read(path, &u, err, sizeof(err)), 0);
+	assert_int_equal(u.nev, t.nev);
+	assert_memory_equal(u.ev, t.ev, t.nev * sizeof(*t.ev));
+	assert_int_equal(u.ntasks, t.ntasks);
+	assert_string_equal(ft_task_comm(&u, 100), "game main");
+	assert_int_equal(ft_task_pid(&u, 101), 100);
+	assert_int_equal(u.nframes, 1);
+	assert_int_equal(u.frames[0].frametime_ns, 8 * MS);
+	assert_string_equal(ft_meta_get(&u, "source"), "test");
+	assert_int_equal(u.lost_events, 7);
+	assert_int_equal(u.nstr, 1);
+	assert_string_equal(ft_str_get(&u, 0), "B|100|frame 1");
+	assert_false(u.partial);
+	ft_trace_free(&t);
+	ft_trace_free(&u);
+	unlink(path);
+}
+
+static void *file_bytes(const struct ft_trace *t, size_t *len)
+{
+	char err[512], path[] = "/tmp/ft_test_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	char *buf;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ft_trace_write(t, path, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	buf = slurp(f, len);
+	fclose(f);
+	unlink(path);
+	return buf;
+}
+
+static void trace_truncated_and_corrupted(void **state)
+{
+	struct ft_trace t, u;
+	char err[512];
+	size_t len;
+	unsigned char *buf;
+	int rc;
+
+	(void)state;
+	build_small(&t);
+	buf = file_bytes(&t, &len);
+
+	/* cut inside the events chunk: whole events before the cut survive */
+	rc = ft_trace_read_mem(buf, FT_HEADER_SIZE + 24 + 16 + 24 + 32 * 2 + 5,
+			       "cut.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, 1);
+	assert_true(u.partial);
+	assert_non_null(strstr(u.warning, "cut.ftr: offset"));
+	assert_non_null(strstr(u.warning, "cut short"));
+	ft_trace_free(&u);
+
+	/* a flipped byte in the events: checksum mismatch, chunk skipped */
+	{
+		unsigned char *b2 = malloc(len);
+
+		memcpy(b2, buf, len);
+		b2[FT_HEADER_SIZE + 24 + 16 + 24 + 3] ^= 0x40;
+		rc = ft_trace_read_mem(b2, len, "bad.ftr", &u, err, sizeof(err));
+		assert_int_equal(rc, 1);
+		assert_non_null(strstr(u.warning, "checksum mismatch"));
+		assert_int_equal(u.nev, 0);
+		assert_int_equal(u.ntasks, 2); /* later chunks still read */
+		ft_trace_free(&u);
+		free(b2);
+	}
+	/* not a trace, wrong version, too short */
+	rc = ft_trace_read_mem("hello", 5, "x", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "too short"));
+	buf[8] = 9;
+	rc = ft_trace_read_mem(buf, len, "v9.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "v9.ftr: offset 8: unsupported trace file version 9"));
+	buf[0] = 'X';
+	rc = ft_trace_read_mem(buf, len, "m.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "bad magic"));
+	free(buf);
+	ft_trace_free(&t);
+}
+
+/* ---- repair of missing sched_switch records ------------------------- */
+
+static void repair_idle_to_task(void **state)
+{
+	struct ft_trace t;
+
+	(void)state;
+	ft_trace_init(&t);
+	t.ncpus = 1;
+	/* A runs, sleeps; idle; B woken; the idle->B switch is missing;
+	 * B leaves the CPU: a switch-in is reconstructed from B's
+	 * sum_exec_runtime (ran 300 us since its last switch-out). */
+	add(&t, ev(T0, FT_EV_SWITCH, 0, 5, 6, 1, 1000 * US, FT_F_SUMEXEC));
+	add(&t, ev(T0 + 100 * US, FT_EV_SWITCH, 0, 6, 0, 1, 2000 * US, FT_F_SUMEXEC));
+	wake(&t, T0 + 500 * US, 0, 6, 0);
+	add(&t, ev(T0 + 900 * US, FT_EV_SWITCH, 0, 6, 0, 1, 2300 * US, FT_F_SUMEXEC));
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(t.reconstructed, 1);
+	assert_int_equal(t.inconsistent, 0);
+	assert_int_equal(t.nev, 5);
+	assert_int_equal(t.ev[3].type, FT_EV_SWITCH);
+	assert_true(t.ev[3].flags & FT_F_RECONSTRUCTED);
+	assert_int_equal(t.ev[3].tid, 0);
+	assert_int_equal(t.ev[3].arg, 6);
+	assert_int_equal(t.ev[3].ts, T0 + 600 * US);
+	/* reading the repaired events again counts, does not repair twice */
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(t.reconstructed, 1);
+	assert_int_equal(t.nev, 5);
+	ft_trace_free(&t);
+}
+
+static void repair_from_runtime_events(void **state)
+{
+	struct ft_trace t;
+	struct ft_model m;
+	struct ft_tstat *s;
+
+	(void)state;
+	ft_trace_init(&t);
+	sw(&t, T0, 0, 7, 0, 1);
+	wake(&t, T0 + 1 * MS, 0, 7, 0);
+	/* no switch-in record; sched_stat_runtime says it ran 250 us */
+	add(&t, ev(T0 + 2 * MS - 1, FT_EV_RUNTIME, 0, 7, 0, 0, 250 * US, 0));
+	sw(&t, T0 + 2 * MS, 0, 7, 0, 1);
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(t.reconstructed, 1);
+	assert_int_equal(ft_model_build(&m, &t), 0);
+	s = ft_model_task(&m, 7);
+	assert_non_null(s);
+	assert_int_equal(s->switches, 1);
+	assert_int_equal(s->switches_recorded, 0);
+	assert_int_equal(s->repaired, 1);
+	assert_int_equal(s->runtime_ns, 250 * US);
+	/* wake-up latency: woken at 1 ms, reconstructed switch-in at 1.75 ms */
+	assert_int_equal(s->wlat->count, 1);
+	assert_int_equal(s->wlat->max, 750 * US);
+	ft_model_free(&m);
+	ft_trace_free(&t);
+}
+
+/* ---- atrace markers -------------------------------------------------- */
+
+static void atrace_grammar(void **state)
+{
+	struct ft_atrace a;
+
+	(void)state;
+	assert_int_equal(ft_atrace_parse("B|123|frame 7", &a), 0);
+	assert_int_equal(a.kind, 'B');
+	assert_int_equal(a.tgid, 123);
+	assert_string_equal(a.name, "frame 7");
+	assert_int_equal(ft_atrace_parse("E|123", &a), 0);
+	assert_int_equal(ft_atrace_parse("E", &a), 0);
+	assert_int_equal(ft_atrace_parse("C|9|frametime_us|16667\n", &a), 0);
+	assert_true(fabs(a.value - 16667) < 1e-9);
+	assert_true(ft_frametime_counter_scale(a.name) == 1e3);
+	assert_int_equal(ft_atrace_parse("S|9|frame|42", &a), 0);
+	assert_int_equal(a.cookie, 42);
+	assert_int_equal(ft_atrace_parse("C|9|x|notanumber", &a), -1);
+	assert_int_equal(ft_atrace_parse("hello world", &a), -1);
+	assert_int_equal(ft_atrace_parse("B|abc|x", &a), -1);
+	assert_int_equal(ft_atrace_parse("", &a), -1);
+}
+
+/* framebench's markers: "frame N" slices in the game process, the frame
+ * time counter from the compositor process at the present. */
+static void frames_from_framebench_markers(void **state)
+{
+	struct ft_trace t;
+	const char *lines[] = { "B|100|frame 0", "E|100", "B|100|frame 1",
+				"E|100", "C|200|frametime_us|16000",
+				"C|200|frametime_us|17000" };
+	uint64_t ts[] = { 1, 3, 17, 19, 16, 33 };
+	uint32_t tid[] = { 101, 101, 101, 101, 201, 201 };
+
+	(void)state;
+	ft_trace_init(&t);
+	for (int i = 0; i < 6; i++) {
+		long idx = ft_str_add(&t, lines[i]);
+
+		add(&t, ev(T0 + ts[i] * MS, FT_EV_MARK, 0, tid[i], i < 4 ? 100 : 200,
+			   (uint32_t)idx, 0, 0));
+	}
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(t.nframes, 2);
+	assert_int_equal(t.frames[0].start_ns, T0 + 1 * MS);
+	assert_int_equal(t.frames[0].present_ns, T0 + 16 * MS);
+	assert_int_equal(t.frames[0].frametime_ns, 16 * MS);
+	assert_int_equal(t.frames[0].tid, 201);
+	assert_int_equal(t.frames[0].pid, 100);
+	assert_int_equal(t.frames[1].start_ns, T0 + 17 * MS);
+	assert_int_equal(t.frames[1].frametime_ns, 17 * MS);
+	ft_trace_free(&t);
+}
+
+/* ---- importers -------------------------------------------------------- */
+
+static const char perf_text[] =
+	"            perf  9160 [000]  3359.955913436: sched:sched_stat_runtime: comm=perf pid=9160 runtime=58056 [ns]\n"
+	"     Web Content  9170 [001]  3359.955920000:       sched:sched_waking: comm=Web Content pid=9171 prio=120 target_cpu=001\n"
+	"  9160/9160 [000]  3359.955926976:       sched:sched_switch: prev_comm=perf prev_pid=9160 prev_prio=120 prev_state=D ==> next_comm=Web Content next_pid=9171 next_prio=120\n"
+	"            perf  9160 [000]  3359.955930000: irq:irq_handler_entry: irq=24 name=virtio0\n"
+	"this line is garbage\n"
+	"  9171 [000]  3359.955940000: sched:sched_switch: prev_comm=Web Content prev_pid=9171 prev_prio=120 prev_state=R+ ==> next_comm=perf next_pid=9160 next_prio=120\n"
+	"  9160 [000]  3359.955950000: sched:sched_migrate_task: comm=perf pid=9160 prio=120 orig_cpu=0 dest_cpu=1\n";
+
+static void import_perf_script(void **state)
+{
+	struct ft_trace t;
+	char err[512];
+	int rc;
+
+	(void)state;
+	assert_int_equal(ft_detect(perf_text, strlen(perf_text)), FT_FMT_PERF);
+	rc = ft_import_mem(perf_text, strlen(perf_text), "p.txt", FT_FMT_UNKNOWN,
+			   &t, err, sizeof(err));
+	assert_int_equal(rc, 1); /* a bad line and an unknown event */
+	assert_non_null(strstr(t.warning, "p.txt:5: not a perf script text event line"));
+	assert_non_null(strstr(t.warning, "irq_handler_entry"));
+	assert_non_null(strstr(t.warning, "p.txt:4"));
+	assert_int_equal(t.nev, 5);
+	assert_string_equal(ft_task_comm(&t, 9171), "Web Content");
+	assert_int_equal(ft_task_pid(&t, 9160), 9160);
+	/* the wake by 9170 of 9171, the switch with R+ = preempted */
+	assert_int_equal(t.ev[1].type, FT_EV_WAKING);
+	assert_int_equal(t.ev[1].tid, 9171);
+	assert_int_equal(t.ev[1].arg, 9170);
+	assert_int_equal(t.ev[3].type, FT_EV_SWITCH);
+	assert_true(t.ev[3].flags & FT_F_PREEMPT);
+	assert_int_equal(t.ev[0].val, 58056);
+	assert_int_equal(t.ev[0].ts, 3359955913436ULL);
+	ft_trace_free(&t);
+
+	rc = ft_import_mem("nothing to see\n", 15, "n.txt", FT_FMT_PERF, &t, err,
+			   sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "n.txt: no scheduler events recognised"));
+	assert_non_null(strstr(err, "n.txt:1:"));
+	rc = ft_import_mem("just words\n", 11, "w.txt", FT_FMT_UNKNOWN, &t, err,
+			   sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "w.txt: line 1: not a format"));
+}
+
+static const char ftrace_text[] =
+	"# tracer: nop\n"
+	"#\n"
+	"          <idle>-0       (-------) [001] d..2.   100.000100: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=my game next_pid=42 next_prio=120\n"
+	"     my game-42      (     40) [001] d.h2.   100.000200: sched_waking: comm=worker pid=43 prio=120 target_cpu=000\n"
+	"          worker-43      [000] ....   100.000300: tracing_mark_write: B|40|frame 1\n"
+	"CPU:1 [LOST 12 EVENTS]\n"
+	"     my game-42      (     40) [001] d..2.   100.000400: sched_switch: prev_comm=my game prev_pid=42 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n";
+
+static void import_ftrace_text(void **state)
+{
+	struct ft_trace t;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(ft_detect(ftrace_text, strlen(ftrace_text)), FT_FMT_FTRACE);
+	assert_int_equal(ft_import_mem(ftrace_text, strlen(ftrace_text), "f.txt",
+				       FT_FMT_UNKNOWN, &t, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.nev, 4);
+	assert_int_equal(t.lost_events, 12);
+	assert_string_equal(ft_task_comm(&t, 42), "my game");
+	assert_int_equal(ft_task_pid(&t, 42), 40);
+	/* 'h' in the flags: woken from a hard interrupt */
+	assert_int_equal(t.ev[1].type, FT_EV_WAKING);
+	assert_true(t.ev[1].flags & FT_F_IRQ);
+	assert_int_equal(t.ev[2].type, FT_EV_MARK);
+	assert_string_equal(ft_str_get(&t, t.ev[2].arg2), "B|40|frame 1");
+	assert_int_equal(t.ev[0].ts, 100000100000ULL);
+	ft_trace_free(&t);
+}
+
+static void import_mangohud_layouts(void **state)
+{
+	static const char old[] =
+		"os,cpu,gpu,ram,kernel,driver\n"
+		"Debian,CPU,GPU,16GB,6.1,mesa\n"
+		"fps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,"
+		"gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,elapsed\n"
+		"60,16667,1,1,1,1,1,1,1,1,1,16667000\n"
+		"20,50000,1,1,1,1,1,1,1,1,1,66667000\n";
+	static const char missing[] =
+		"fps,cpu_load,elapsed\n60,1,100\n";
+	char *cur = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cur, &len);
+	struct ft_trace t;
+	char err[512];
+
+	(void)state;
+	{
+	struct gs_mh_sysinfo sys = { .os = "Debian", .cpu = "test CPU" };
+
+	gs_mh_write_header(f, &sys);
+	gs_mh_write_frame(f, 16.0, 1, 16000000);
+	gs_mh_write_frame(f, 40.0, 1, 56000000);
+	}
+	fclose(f);
+	assert_int_equal(ft_detect(cur, len), FT_FMT_MANGOHUD);
+	assert_int_equal(ft_import_mem(cur, len, "cur.csv", FT_FMT_UNKNOWN, &t,
+				       err, sizeof(err)),
+			 0);
+	assert_int_equal(t.nframes, 2);
+	assert_int_equal(t.frames[1].frametime_ns, 40 * MS);
+	assert_int_equal(t.frames[1].present_ns, 56 * MS);
+	ft_trace_free(&t);
+	free(cur);
+
+	assert_int_equal(ft_import_mem(old, strlen(old), "old.csv", FT_FMT_UNKNOWN,
+				       &t, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.nframes, 2);
+	assert_int_equal(t.frames[1].frametime_ns, 50 * MS);
+	assert_non_null(strstr(ft_meta_get(&t, "mangohud_unit"), "us"));
+	ft_trace_free(&t);
+
+	assert_int_equal(ft_import_mem(missing, strlen(missing), "miss.csv",
+				       FT_FMT_MANGOHUD, &t, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "miss.csv:1"));
+}
+
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(trace_roundtrip),
+		cmocka_unit_test(trace_truncated_and_corrupted),
+		cmocka_unit_test(repair_idle_to_task),
+		cmocka_unit_test(repair_from_runtime_events),
+		cmocka_unit_test(atrace_grammar),
+		cmocka_unit_test(frames_from_framebench_markers),
+		cmocka_unit_test(import_perf_script),
+		cmocka_unit_test(import_ftrace_text),
+		cmocka_unit_test(import_mangohud_layouts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
