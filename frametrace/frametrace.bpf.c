@@ -7,8 +7,9 @@
  *  - stream (record): every event goes through the BPF ring buffer `rb`.
  *    Records are submitted with BPF_RB_NO_WAKEUP: a consumer woken per
  *    event generates sched events of its own that wake it again (see
- *    TRACING.md); user space drains on a timer, and a wake-up is forced
- *    only when the ring is more than `wakeup_bytes` full.
+ *    docs/tracing.md, "Streaming through a ring buffer"); user space
+ *    drains on a timer, and a wake-up is forced only when the ring is
+ *    more than `wakeup_bytes` full.
  *  - flight (watch): fixed-size events overwrite a per-CPU ring inside a
  *    memory-mappable array (`flight`, one segment per CPU, write index per
  *    CPU in `heads`); names, markers and trigger notes (rare) go through

@@ -2,7 +2,7 @@
 /*
  * frametrace: record scheduling events with BPF, catch rare frame spikes
  * with a flight recorder, import perf/ftrace/MangoHud data, explain slow
- * frames, export to Perfetto. See README.md "frametrace".
+ * frames, export to Perfetto. See docs/frametrace.md.
  */
 #include <inttypes.h>
 #include <stdio.h>

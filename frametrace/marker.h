@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * atrace marker lines (FORMATS.md) as written to tracefs trace_marker:
+ * atrace marker lines (docs/formats.md, "Trace markers") as written to
+ * tracefs trace_marker:
  *   B|tgid|name      slice begin on the writing thread
  *   E|tgid  (or E)   slice end
  *   C|tgid|name|value   counter

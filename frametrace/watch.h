@@ -5,8 +5,9 @@
  * being written (mangotail.c) and the captures (capture.c); watch.c runs
  * them. The in-kernel flight ring is the default: no event crosses to
  * user space until a trigger, so the recorder costs the traced machine
- * least (README: measured against --user-ring, which streams every event
- * through the ring buffer into a circular buffer here).
+ * least (docs/frametrace.md, "Flight recorder": measured against
+ * --user-ring, which streams every event through the ring buffer into a
+ * circular buffer here).
  */
 #ifndef FT_WATCH_H
 #define FT_WATCH_H
