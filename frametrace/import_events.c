@@ -163,8 +163,9 @@ static void unknown_event(struct ft_import *im, const char *ev)
 			return;
 		}
 	if (im->nunknown < 5) {
-		snprintf(im->unknown[im->nunknown], sizeof(im->unknown[0]), "%s",
-			 ev);
+		/* a longer name is cut (the precision tells the compiler so) */
+		snprintf(im->unknown[im->nunknown], sizeof(im->unknown[0]),
+			 "%.*s", (int)sizeof(im->unknown[0]) - 1, ev);
 		im->unknown_first_line[im->nunknown] = im->line;
 		im->unknown_count[im->nunknown++] = 1;
 	}
@@ -249,13 +250,181 @@ static void marker_line(struct ft_import *im, const struct ft_text_hdr *h,
 	push(im, &e);
 }
 
-void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
-{
+/* One event line being decoded: its header, its key=value fields, and the
+ * event filled so far (time and CPU). */
+struct line {
+	struct ft_import *im;
+	const struct ft_text_hdr *h;
 	struct kv kv[MAX_KV];
 	int n;
-	struct ft_ev e = { 0 };
+	struct ft_ev e;
+};
+
+/* Names tid after the field key when the line has it. */
+static void name_from(struct line *l, const char *key, uint64_t tid)
+{
 	char comm[64];
-	uint64_t a, b2, c;
+
+	if (!kv_str(l->kv, l->n, key, comm, sizeof(comm)))
+		name_task(l->im, tid, comm, 0);
+}
+
+static void switch_line(struct line *l)
+{
+	char st[32];
+	int preempt;
+	uint64_t prev, next, pprio = 120, nprio = 120;
+
+	if (kv_u64(l->kv, l->n, "prev_pid", &prev) ||
+	    kv_u64(l->kv, l->n, "next_pid", &next) ||
+	    kv_str(l->kv, l->n, "prev_state", st, sizeof(st)) ||
+	    prev > UINT32_MAX || next > UINT32_MAX) {
+		ft_import_bad(l->im, "sched_switch without prev_pid, "
+				     "prev_state and next_pid");
+		return;
+	}
+	kv_u64(l->kv, l->n, "prev_prio", &pprio);
+	kv_u64(l->kv, l->n, "next_prio", &nprio);
+	l->e.type = FT_EV_SWITCH;
+	l->e.tid = (uint32_t)prev;
+	l->e.arg = (uint32_t)next;
+	l->e.arg2 = ft_parse_state(st, &preempt) |
+		    (uint32_t)(pprio & 0xff) << 16 |
+		    (uint32_t)(nprio & 0xff) << 24;
+	if (preempt)
+		l->e.flags |= FT_F_PREEMPT;
+	name_from(l, "prev_comm", prev);
+	name_from(l, "next_comm", next);
+	push(l->im, &l->e);
+}
+
+/* sched_waking, sched_wakeup, sched_wakeup_new: the writer of the line is
+ * the waker. */
+static void wake_line(struct line *l)
+{
+	const struct ft_text_hdr *h = l->h;
+	uint64_t wakee, prio = 120, target = h->cpu;
+
+	if (kv_u64(l->kv, l->n, "pid", &wakee) || wakee > UINT32_MAX) {
+		ft_import_bad(l->im, "%s without pid", h->event);
+		return;
+	}
+	kv_u64(l->kv, l->n, "prio", &prio);
+	kv_u64(l->kv, l->n, "target_cpu", &target);
+	l->e.type = !strcmp(h->event, "sched_waking")	     ? FT_EV_WAKING
+		    : !strcmp(h->event, "sched_wakeup") ? FT_EV_WAKEUP
+							: FT_EV_WAKEUP_NEW;
+	l->e.tid = (uint32_t)wakee;
+	l->e.arg = (uint32_t)h->tid;
+	l->e.arg2 = (uint32_t)(target & 0xffff) | (uint32_t)(prio & 0xff) << 16;
+	l->e.val = (uint64_t)h->pid << 32;
+	if (h->irq)
+		l->e.flags |= FT_F_IRQ;
+	name_from(l, "comm", wakee);
+	push(l->im, &l->e);
+}
+
+static void migrate_line(struct line *l)
+{
+	uint64_t tid, from, to;
+
+	if (kv_u64(l->kv, l->n, "pid", &tid) ||
+	    kv_u64(l->kv, l->n, "orig_cpu", &from) ||
+	    kv_u64(l->kv, l->n, "dest_cpu", &to) || tid > UINT32_MAX ||
+	    from >= FT_CPU_LIMIT || to >= FT_CPU_LIMIT) {
+		ft_import_bad(l->im, "sched_migrate_task without pid, "
+				     "orig_cpu, dest_cpu");
+		return;
+	}
+	l->e.type = FT_EV_MIGRATE;
+	l->e.tid = (uint32_t)tid;
+	l->e.arg = (uint32_t)from;
+	l->e.arg2 = (uint32_t)to;
+	name_from(l, "comm", tid);
+	push(l->im, &l->e);
+}
+
+static void fork_line(struct line *l)
+{
+	uint64_t parent, child;
+
+	if (kv_u64(l->kv, l->n, "pid", &parent) ||
+	    kv_u64(l->kv, l->n, "child_pid", &child) || parent > UINT32_MAX ||
+	    child > UINT32_MAX) {
+		ft_import_bad(l->im, "sched_process_fork without pid, "
+				     "child_pid");
+		return;
+	}
+	l->e.type = FT_EV_FORK;
+	l->e.tid = (uint32_t)child;
+	l->e.arg = (uint32_t)parent;
+	name_from(l, "child_comm", child);
+	push(l->im, &l->e);
+}
+
+static void exit_line(struct line *l)
+{
+	uint64_t tid;
+
+	if (kv_u64(l->kv, l->n, "pid", &tid) || tid > UINT32_MAX) {
+		ft_import_bad(l->im, "sched_process_exit without pid");
+		return;
+	}
+	l->e.type = FT_EV_EXIT;
+	l->e.tid = (uint32_t)tid;
+	l->e.arg = (uint32_t)l->h->pid;
+	push(l->im, &l->e);
+}
+
+static void runtime_line(struct line *l)
+{
+	uint64_t tid, runtime;
+
+	if (kv_u64(l->kv, l->n, "pid", &tid) ||
+	    kv_u64(l->kv, l->n, "runtime", &runtime) || tid > UINT32_MAX) {
+		ft_import_bad(l->im, "sched_stat_runtime without pid, "
+				     "runtime");
+		return;
+	}
+	l->e.type = FT_EV_RUNTIME;
+	l->e.tid = (uint32_t)tid;
+	l->e.val = runtime;
+	name_from(l, "comm", tid);
+	push(l->im, &l->e);
+}
+
+static const struct {
+	const char *event;
+	void (*decode)(struct line *l);
+} decoders[] = {
+	{ "sched_switch", switch_line },
+	{ "sched_waking", wake_line },
+	{ "sched_wakeup", wake_line },
+	{ "sched_wakeup_new", wake_line },
+	{ "sched_migrate_task", migrate_line },
+	{ "sched_process_fork", fork_line },
+	{ "sched_process_exit", exit_line },
+	{ "sched_stat_runtime", runtime_line },
+};
+
+/* The text a print or marker line writes to trace_marker. */
+static const char *marker_text(const struct ft_text_hdr *h)
+{
+	const char *p;
+
+	if (strcmp(h->event, "print"))
+		return h->args;
+	p = strstr(h->args, "buf=");
+	if (p)
+		return p + 4;
+	if (!strncmp(h->args, "tracing_mark_write: ", 20))
+		return h->args + 20;
+	return h->args;
+}
+
+void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
+{
+	struct line l = { .im = im, .h = h };
 
 	if (cpu_ok(im, h->cpu))
 		return;
@@ -263,130 +432,21 @@ void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
 		name_task(im, h->tid, h->comm, (uint32_t)h->pid);
 	else if (h->pid && h->tid)
 		name_task(im, h->tid, NULL, (uint32_t)h->pid);
-	e.ts = h->ts;
-	e.cpu = (uint16_t)h->cpu;
-	if (!strcmp(h->event, "tracing_mark_write") || !strcmp(h->event, "0")) {
-		marker_line(im, h, h->args);
+	l.e.ts = h->ts;
+	l.e.cpu = (uint16_t)h->cpu;
+	if (!strcmp(h->event, "tracing_mark_write") || !strcmp(h->event, "0") ||
+	    !strcmp(h->event, "print")) {
+		marker_line(im, h, marker_text(h));
 		return;
 	}
-	if (!strcmp(h->event, "print")) {
-		const char *p = strstr(h->args, "buf=");
-
-		if (p)
-			p += 4;
-		else if (!strncmp(h->args, "tracing_mark_write: ", 20))
-			p = h->args + 20;
-		else
-			p = h->args;
-		marker_line(im, h, p);
-		return;
-	}
-	n = parse_kv(h->args, kv, MAX_KV);
-	if (!strcmp(h->event, "sched_switch")) {
-		char st[32];
-		int preempt;
-		uint64_t pprio = 120, nprio = 120;
-
-		if (kv_u64(kv, n, "prev_pid", &a) || kv_u64(kv, n, "next_pid", &b2) ||
-		    kv_str(kv, n, "prev_state", st, sizeof(st)) || a > UINT32_MAX ||
-		    b2 > UINT32_MAX) {
-			ft_import_bad(im, "sched_switch without prev_pid, "
-					  "prev_state and next_pid");
+	l.n = parse_kv(h->args, l.kv, MAX_KV);
+	for (size_t i = 0; i < sizeof(decoders) / sizeof(decoders[0]); i++)
+		if (!strcmp(h->event, decoders[i].event)) {
+			decoders[i].decode(&l);
 			return;
 		}
-		kv_u64(kv, n, "prev_prio", &pprio);
-		kv_u64(kv, n, "next_prio", &nprio);
-		e.type = FT_EV_SWITCH;
-		e.tid = (uint32_t)a;
-		e.arg = (uint32_t)b2;
-		e.arg2 = ft_parse_state(st, &preempt) |
-			 (uint32_t)(pprio & 0xff) << 16 |
-			 (uint32_t)(nprio & 0xff) << 24;
-		if (preempt)
-			e.flags |= FT_F_PREEMPT;
-		if (!kv_str(kv, n, "prev_comm", comm, sizeof(comm)))
-			name_task(im, a, comm, 0);
-		if (!kv_str(kv, n, "next_comm", comm, sizeof(comm)))
-			name_task(im, b2, comm, 0);
-		push(im, &e);
-	} else if (!strcmp(h->event, "sched_waking") ||
-		   !strcmp(h->event, "sched_wakeup") ||
-		   !strcmp(h->event, "sched_wakeup_new")) {
-		uint64_t prio = 120, target = h->cpu;
-
-		if (kv_u64(kv, n, "pid", &a) || a > UINT32_MAX) {
-			ft_import_bad(im, "%s without pid", h->event);
-			return;
-		}
-		kv_u64(kv, n, "prio", &prio);
-		kv_u64(kv, n, "target_cpu", &target);
-		e.type = !strcmp(h->event, "sched_waking")	  ? FT_EV_WAKING
-			 : !strcmp(h->event, "sched_wakeup") ? FT_EV_WAKEUP
-							     : FT_EV_WAKEUP_NEW;
-		e.tid = (uint32_t)a;
-		e.arg = (uint32_t)h->tid;
-		e.arg2 = (uint32_t)(target & 0xffff) | (uint32_t)(prio & 0xff) << 16;
-		e.val = (uint64_t)h->pid << 32;
-		if (h->irq)
-			e.flags |= FT_F_IRQ;
-		if (!kv_str(kv, n, "comm", comm, sizeof(comm)))
-			name_task(im, a, comm, 0);
-		push(im, &e);
-	} else if (!strcmp(h->event, "sched_migrate_task")) {
-		if (kv_u64(kv, n, "pid", &a) || kv_u64(kv, n, "orig_cpu", &b2) ||
-		    kv_u64(kv, n, "dest_cpu", &c) || a > UINT32_MAX ||
-		    b2 >= FT_CPU_LIMIT || c >= FT_CPU_LIMIT) {
-			ft_import_bad(im, "sched_migrate_task without pid, "
-					  "orig_cpu, dest_cpu");
-			return;
-		}
-		e.type = FT_EV_MIGRATE;
-		e.tid = (uint32_t)a;
-		e.arg = (uint32_t)b2;
-		e.arg2 = (uint32_t)c;
-		if (!kv_str(kv, n, "comm", comm, sizeof(comm)))
-			name_task(im, a, comm, 0);
-		push(im, &e);
-	} else if (!strcmp(h->event, "sched_process_fork")) {
-		if (kv_u64(kv, n, "pid", &a) || kv_u64(kv, n, "child_pid", &b2) ||
-		    a > UINT32_MAX || b2 > UINT32_MAX) {
-			ft_import_bad(im, "sched_process_fork without pid, "
-					  "child_pid");
-			return;
-		}
-		e.type = FT_EV_FORK;
-		e.tid = (uint32_t)b2;
-		e.arg = (uint32_t)a;
-		if (!kv_str(kv, n, "child_comm", comm, sizeof(comm)))
-			name_task(im, b2, comm, 0);
-		push(im, &e);
-	} else if (!strcmp(h->event, "sched_process_exit")) {
-		if (kv_u64(kv, n, "pid", &a) || a > UINT32_MAX) {
-			ft_import_bad(im, "sched_process_exit without pid");
-			return;
-		}
-		e.type = FT_EV_EXIT;
-		e.tid = (uint32_t)a;
-		e.arg = (uint32_t)h->pid;
-		push(im, &e);
-	} else if (!strcmp(h->event, "sched_stat_runtime")) {
-		if (kv_u64(kv, n, "pid", &a) || kv_u64(kv, n, "runtime", &b2) ||
-		    a > UINT32_MAX) {
-			ft_import_bad(im, "sched_stat_runtime without pid, "
-					  "runtime");
-			return;
-		}
-		e.type = FT_EV_RUNTIME;
-		e.tid = (uint32_t)a;
-		e.val = b2;
-		if (!kv_str(kv, n, "comm", comm, sizeof(comm)))
-			name_task(im, a, comm, 0);
-		push(im, &e);
-	} else if (!strcmp(h->event, "sys_enter_futex") ||
-		   !strcmp(h->event, "sys_exit_futex")) {
-		/* futex syscalls need pairing; not imported (counted) */
+	/* futex syscalls would need pairing: not imported, but counted as
+	 * unknown like any other event not ignored on purpose */
+	if (!known_ignored(h->event))
 		unknown_event(im, h->event);
-	} else if (!known_ignored(h->event)) {
-		unknown_event(im, h->event);
-	}
 }

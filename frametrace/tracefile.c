@@ -346,15 +346,14 @@ static void read_meta(struct ft_trace *t, const char *p, size_t len)
 	}
 }
 
-int ft_trace_read_mem(const void *buf, size_t len, const char *name,
-		      struct ft_trace *t, char *err, size_t errlen)
+/* The file header into t; 0, or -1 with "name: offset N: what" in err.
+ * *hsize: where the chunks start. */
+static int read_header(const uint8_t *b, size_t len, const char *name,
+		       struct ft_trace *t, uint32_t *hsize, char *err,
+		       size_t errlen)
 {
-	const uint8_t *b = buf;
-	uint32_t version, hsize, esize;
-	size_t off;
-	bool end_seen = false;
+	uint32_t version, esize;
 
-	ft_trace_init(t);
 	if (len < FT_HEADER_SIZE) {
 		snprintf(err, errlen,
 			 "%s: offset 0: file too short for a frametrace header "
@@ -371,7 +370,7 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 		return -1;
 	}
 	version = get32(b + 8);
-	hsize = get32(b + 12);
+	*hsize = get32(b + 12);
 	esize = get32(b + 16);
 	if (version != FT_VERSION) {
 		snprintf(err, errlen,
@@ -380,9 +379,9 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 			 name, version, FT_VERSION);
 		return -1;
 	}
-	if (hsize < FT_HEADER_SIZE || hsize > len) {
+	if (*hsize < FT_HEADER_SIZE || *hsize > len) {
 		snprintf(err, errlen, "%s: offset 12: bad header size %u", name,
-			 hsize);
+			 *hsize);
 		return -1;
 	}
 	if (esize != sizeof(struct ft_ev)) {
@@ -396,7 +395,127 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 		t->ncpus = 0;
 	t->start_ns = get64(b + 24);
 	t->end_ns = get64(b + 32);
+	return 0;
+}
 
+static int read_tasks(struct ft_trace *t, const uint8_t *p, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		struct ft_task_rec r;
+		struct ft_task_rec *m;
+
+		memcpy(&r, p + i * sizeof(r), sizeof(r));
+		r.comm[FT_COMM_LEN - 1] = '\0';
+		if (ft_task_set(t, r.tid, r.pid, r.comm))
+			return -1;
+		m = ft_task_get_mut(t, r.tid);
+		if (m)
+			m->flags = r.flags;
+	}
+	return 0;
+}
+
+static int read_frames(struct ft_trace *t, const uint8_t *p, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		struct ft_frame fr;
+
+		memcpy(&fr, p + i * sizeof(fr), sizeof(fr));
+		if (ft_frame_push(t, &fr))
+			return -1;
+	}
+	return 0;
+}
+
+/* The strings up to the first unterminated one; how many were read is
+ * *got (the count may promise more). */
+static int read_strings(struct ft_trace *t, const uint8_t *p, uint64_t clen,
+			uint32_t count, uint32_t *got)
+{
+	size_t i = 0;
+
+	*got = 0;
+	while (i < clen && *got < count) {
+		const char *s = (const char *)p + i;
+		size_t l = strnlen(s, (size_t)clen - i);
+
+		if (i + l >= clen)
+			break; /* unterminated */
+		if (ft_str_add(t, s) < 0)
+			return -1;
+		(*got)++;
+		i += l + 1;
+	}
+	return 0;
+}
+
+/* One chunk whose checksum matched, at offset off. Problems with it are
+ * warnings; -1 only when memory runs out. */
+static int read_chunk(struct ft_trace *t, const char *name, size_t off,
+		      uint32_t type, uint32_t count, const uint8_t *p,
+		      uint64_t clen, bool *end_seen)
+{
+	uint32_t got;
+
+	switch (type) {
+	case FT_CHUNK_META:
+		read_meta(t, (const char *)p, (size_t)clen);
+		return 0;
+	case FT_CHUNK_EVENTS:
+		if (clen != (uint64_t)count * sizeof(struct ft_ev)) {
+			warn_once(t,
+				  "%s: offset %zu: EVENTS chunk length "
+				  "%" PRIu64 " does not match %u events",
+				  name, off, clen, count);
+			return 0;
+		}
+		return read_events(t, p, count);
+	case FT_CHUNK_TASKS:
+		if (clen != (uint64_t)count * sizeof(struct ft_task_rec)) {
+			warn_once(t,
+				  "%s: offset %zu: TASKS chunk length "
+				  "%" PRIu64 " does not match %u tasks",
+				  name, off, clen, count);
+			return 0;
+		}
+		return read_tasks(t, p, count);
+	case FT_CHUNK_FRAMES:
+		if (clen != (uint64_t)count * sizeof(struct ft_frame)) {
+			warn_once(t,
+				  "%s: offset %zu: FRAMES chunk length "
+				  "%" PRIu64 " does not match %u frames",
+				  name, off, clen, count);
+			return 0;
+		}
+		return read_frames(t, p, count);
+	case FT_CHUNK_STRINGS:
+		if (read_strings(t, p, clen, count, &got))
+			return -1;
+		if (got != count)
+			warn_once(t,
+				  "%s: offset %zu: STRINGS chunk holds %u "
+				  "of %u strings",
+				  name, off, got, count);
+		return 0;
+	case FT_CHUNK_END:
+		*end_seen = true;
+		return 0;
+	default:
+		return 0; /* unknown chunk: skipped (forward compatible) */
+	}
+}
+
+int ft_trace_read_mem(const void *buf, size_t len, const char *name,
+		      struct ft_trace *t, char *err, size_t errlen)
+{
+	const uint8_t *b = buf;
+	uint32_t hsize;
+	size_t off;
+	bool end_seen = false;
+
+	ft_trace_init(t);
+	if (read_header(b, len, name, t, &hsize, err, errlen))
+		return -1;
 	for (off = hsize; off < len;) {
 		uint32_t type, count, crc;
 		uint64_t clen, padded;
@@ -429,96 +548,15 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 			break;
 		}
 		padded = (clen + 7) & ~7ULL;
-		if (ft_crc32(p, (size_t)clen) != crc) {
+		if (ft_crc32(p, (size_t)clen) != crc)
 			warn_once(t,
 				  "%s: offset %zu: %s chunk checksum mismatch: "
 				  "corrupted, %u records skipped",
 				  name, off, chunk_name(type), count);
-			off += FT_CHUNK_HDR +
-			       (size_t)(padded <= len - off - FT_CHUNK_HDR ? padded
-									  : clen);
-			continue;
-		}
-		switch (type) {
-		case FT_CHUNK_META:
-			read_meta(t, (const char *)p, (size_t)clen);
-			break;
-		case FT_CHUNK_EVENTS:
-			if (clen != (uint64_t)count * sizeof(struct ft_ev)) {
-				warn_once(t,
-					  "%s: offset %zu: EVENTS chunk length "
-					  "%" PRIu64 " does not match %u events",
-					  name, off, clen, count);
-				break;
-			}
-			if (read_events(t, p, count))
-				goto nomem;
-			break;
-		case FT_CHUNK_TASKS:
-			if (clen != (uint64_t)count * sizeof(struct ft_task_rec)) {
-				warn_once(t,
-					  "%s: offset %zu: TASKS chunk length "
-					  "%" PRIu64 " does not match %u tasks",
-					  name, off, clen, count);
-				break;
-			}
-			for (uint32_t i = 0; i < count; i++) {
-				struct ft_task_rec r;
-				struct ft_task_rec *m;
-
-				memcpy(&r, p + i * sizeof(r), sizeof(r));
-				r.comm[FT_COMM_LEN - 1] = '\0';
-				if (ft_task_set(t, r.tid, r.pid, r.comm))
-					goto nomem;
-				m = ft_task_get_mut(t, r.tid);
-				if (m)
-					m->flags = r.flags;
-			}
-			break;
-		case FT_CHUNK_FRAMES:
-			if (clen != (uint64_t)count * sizeof(struct ft_frame)) {
-				warn_once(t,
-					  "%s: offset %zu: FRAMES chunk length "
-					  "%" PRIu64 " does not match %u frames",
-					  name, off, clen, count);
-				break;
-			}
-			for (uint32_t i = 0; i < count; i++) {
-				struct ft_frame fr;
-
-				memcpy(&fr, p + i * sizeof(fr), sizeof(fr));
-				if (ft_frame_push(t, &fr))
-					goto nomem;
-			}
-			break;
-		case FT_CHUNK_STRINGS: {
-			size_t i = 0;
-			uint32_t got = 0;
-
-			while (i < clen && got < count) {
-				const char *s = (const char *)p + i;
-				size_t l = strnlen(s, (size_t)clen - i);
-
-				if (i + l >= clen)
-					break; /* unterminated */
-				if (ft_str_add(t, s) < 0)
-					goto nomem;
-				got++;
-				i += l + 1;
-			}
-			if (got != count)
-				warn_once(t,
-					  "%s: offset %zu: STRINGS chunk holds %u "
-					  "of %u strings",
-					  name, off, got, count);
-			break;
-		}
-		case FT_CHUNK_END:
-			end_seen = true;
-			break;
-		default:
-			break; /* unknown chunk: skipped (forward compatible) */
-		}
+		else if (read_chunk(t, name, off, type, count, p, clen,
+				    &end_seen))
+			goto nomem;
+		/* a last chunk may lack its padding */
 		off += FT_CHUNK_HDR + (size_t)(padded <= len - off - FT_CHUNK_HDR
 						       ? padded
 						       : clen);
