@@ -42,7 +42,8 @@ VM_TESTS :=
 .PHONY: all
 all: programs
 
-LIB_SRCS := lib/util.c lib/stats.c lib/json.c lib/mangohud.c lib/sysinfo.c lib/html.c
+LIB_SRCS := lib/util.c lib/stats.c lib/json.c lib/mangohud.c lib/sysinfo.c lib/html.c \
+	lib/spawn.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBGS := $(BUILD)/lib/libgs.a
 
