@@ -14,6 +14,11 @@
 #   make vm-demo   framebench under the default scheduler vs lavd,
 #                  interleaved in one boot; prints the side-by-side table
 #                  (VM_DEMO_REPS pairs, VM_DEMO_DURATION per run)
+#   make vm-limit  every framebench profile under each scheduler with no
+#                  background and with 2 hogs, plus the game SCHED_FIFO as
+#                  a reference: limit ratio and background kept, with
+#                  Welch's t against lavd (VM_LIMIT_ARGS: vm/limit.sh
+#                  options, e.g. --program PATH/scx_lavd --reps 6)
 
 VM_TESTS += vm/test-vm.sh vm/test-vm-topo.sh
 
@@ -26,7 +31,9 @@ VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
 VM_DEMO_ARGS ?=
 
-.PHONY: vm-test vm-test-topo vm-demo
+VM_LIMIT_ARGS ?=
+
+.PHONY: vm-test vm-test-topo vm-demo vm-limit
 vm-test:
 	BUILD=$(BUILD) vm/test-vm.sh
 vm-test-topo:
@@ -35,3 +42,7 @@ vm-test-topo:
 vm-demo: $(BUILD)/tests/jsonget
 	$(MAKE) BUILD=$(BUILD) static
 	BUILD=$(BUILD) vm/demo.sh --reps $(VM_DEMO_REPS) --duration $(VM_DEMO_DURATION) $(VM_DEMO_ARGS)
+
+vm-limit: $(BUILD)/tests/jsonget
+	$(MAKE) BUILD=$(BUILD) static
+	BUILD=$(BUILD) vm/limit.sh $(VM_LIMIT_ARGS)

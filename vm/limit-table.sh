@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The table of vm/limit.sh from the runs' framebench JSON files
+# (run-ROUND-SLOT.VARIANT.json; variant 0: no background, 1: with it) and
+# the plan's "DATA slot S PROFILE SCHED" lines. Per profile and scheduler:
+# runs kept, the 1 % low FPS (percentile) with no background and with it,
+# the p99 frame time and average FPS with it, the background's work per
+# second, and two ratios computed per round:
+#   limit ratio     = 1 % low with background / the same scheduler's 1 % low
+#                     with none in the same slot (FIFO: against the kernel
+#                     default's no-background run of that round)
+#   background kept = background work/s / the default's mean work/s
+# each as mean +- sd, with Welch's t against lavd (|t| < 2: not resolved).
+# Runs during which the host's other processes used more than MAX CPUs are
+# left out and counted; RUN-FAIL lines are counted and named per scheduler.
+#
+#   vm/limit-table.sh --files DIR --results FILE --host-load FILE
+#                     --max-host-load MAX --jsonget PATH [--title TEXT]
+set -u
+files="" res="" load="" max=0.5 jsonget="" title=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--files) files=$2; shift 2 ;;
+	--results) res=$2; shift 2 ;;
+	--host-load) load=$2; shift 2 ;;
+	--max-host-load) max=$2; shift 2 ;;
+	--jsonget) jsonget=$2; shift 2 ;;
+	--title) title=$2; shift 2 ;;
+	*) echo "vm/limit-table.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ -x "$jsonget" ] && [ -f "$res" ] || { echo "vm/limit-table.sh: --results FILE and --jsonget are needed" >&2; exit 2; }
+
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+# one line per slot first: "slot S PROFILE SCHED"
+sed -n 's/^@@GS DATA slot /slot /p' "$res" > "$rows"
+# then "fail S SCHED-less reason" per failed run, and one line per run
+sed -n 's/^@@GS RUN-FAIL \([0-9]*\) \([0-9]*\)\.[0-9]* .*/fail \1 \2/p' "$res" >> "$rows"
+n=0
+for f in "$files"/run-*-*.json; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f" .json)
+	r=$(echo "$b" | cut -d- -f2)
+	sv=$(echo "$b" | cut -d- -f3)
+	vals=$("$jsonget" "$f" low1_percentile_fps frametime_ms.p99 avg_fps 2>/dev/null | tr '\n' ' ')
+	[ "$(echo "$vals" | wc -w)" -eq 3 ] || { echo "limit: $f: unreadable JSON, left out"; continue; }
+	work=$("$jsonget" "$f" background.0.work_per_s 2>/dev/null)
+	case $work in ''|null|'<'*) work=NA ;; esac
+	hl=NA
+	[ -s "$load" ] && hl=$(awk -v m="$r $sv" '{ k = $3 " " $4 } k == m { t += $2; c++ }
+		END { if (c) printf "%.2f", t / c; else print "NA" }' "$load")
+	echo "run $r ${sv%.*} ${sv#*.} $hl $vals $work" >> "$rows"
+	n=$((n + 1))
+done
+if [ "$n" -eq 0 ]; then
+	echo "limit: no run results to tabulate"
+	grep '^@@GS RUN-' "$res" 2>/dev/null
+	exit 1
+fi
+
+echo "== lavd limit table: $title"
+echo "   Emulated (TCG) figures: compare within this table only. mean +- sd over the runs kept;"
+echo "   ratios are per round (see vm/limit-table.sh); t: Welch's t against lavd (|t| < 2: not resolved)."
+grep '^@@GS DATA version ' "$res" | sed 's/^@@GS DATA version /   version: /'
+awk -v max="$max" -v rows="$rows" '
+	function push(k, v) { cnt[k]++; sum[k] += v; sq[k] += v * v }
+	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
+	function sd(k,   m, v) { if (cnt[k] < 2) return 0; m = mean(k); v = (sq[k] - cnt[k] * m * m) / (cnt[k] - 1); return v > 0 ? sqrt(v) : 0 }
+	function ms(k, d) { return cnt[k] ? sprintf("%." d "f +- %." d "f", mean(k), sd(k)) : "-" }
+	function welch(a, b,   se) {
+		if (cnt[a] < 2 || cnt[b] < 2) return "  -  "
+		se = sqrt(sd(a) ^ 2 / cnt[a] + sd(b) ^ 2 / cnt[b])
+		return se > 0 ? sprintf("%+5.1f", (mean(a) - mean(b)) / se) : "  -  "
+	}
+	BEGIN {
+		while ((getline line < rows) > 0) {
+			split(line, f, " ")
+			if (f[1] == "slot") {
+				prof[f[2]] = f[3]; sch[f[2]] = f[4]
+				if (!(f[3] in seenp)) { seenp[f[3]] = 1; porder[++np] = f[3] }
+				if (f[4] == "default") defslot[f[3]] = f[2]
+				if (f[4] == "lavd") lavdslot[f[3]] = f[2]
+				nslot = f[2] > nslot ? f[2] : nslot
+			} else if (f[1] == "fail") {
+				failed[f[3]]++
+			} else {
+				r = f[2]; s = f[3]; v = f[4]; total[s, v]++
+				if (f[5] != "NA" && f[5] + 0 > max + 0) { dropped[s, v]++; continue }
+				kept[s, v]++
+				low[r, s, v] = f[6]; have[r, s, v] = 1
+				push(s "|low" v, f[6])
+				if (v == 1) { push(s "|p99", f[7]); push(s "|avg", f[8]) }
+				else push(s "|avg0", f[8])
+				if (v == 1 && f[9] != "NA") { work[r, s] = f[9]; push(s "|work", f[9]) }
+				if (r > nround) nround = r
+			}
+		}
+		# per-round ratios
+		for (s = 1; s <= nslot; s++) {
+			d = defslot[prof[s]]
+			for (r = 1; r <= nround; r++) {
+				base = sch[s] == "fifo" ? d : s
+				if (have[r, s, 1] && have[r, base, 0] && low[r, base, 0] > 0)
+					push(s "|limit", low[r, s, 1] / low[r, base, 0])
+				if ((r, s) in work && d && mean(d "|work") > 0)
+					push(s "|kept", work[r, s] / mean(d "|work"))
+			}
+		}
+		for (i = 1; i <= np; i++) {
+			p = porder[i]; L = lavdslot[p]
+			printf "\n   %s\n", p
+			printf "   %-22s %5s %5s  %-13s %-13s %-13s %-11s %-11s %-11s %6s %-13s %6s %-13s %6s\n",
+				"scheduler", "runs", "out", "1% low none", "1% low bg", "p99 ms bg", "avg FPS 0", "avg FPS bg",
+				"bg work/s", "t", "limit ratio", "t", "bg kept", "t"
+			for (s = 1; s <= nslot; s++) {
+				if (prof[s] != p) continue
+				name = sch[s] == "fifo" ? "default, game FIFO" : sch[s]
+				runs = kept[s, 0] + kept[s, 1]
+				tot = total[s, 0] + total[s, 1] + failed[s]
+				o = dropped[s, 0] + dropped[s, 1]
+				tl = s == L ? "     " : welch(s "|low1", L "|low1")
+				tr = s == L ? "     " : welch(s "|limit", L "|limit")
+				tk = s == L ? "     " : welch(s "|kept", L "|kept")
+				printf "   %-22s %2d/%-2d %5d  %-13s %-13s %-13s %-11s %-11s %-11s %6s %-13s %6s %-13s %6s\n",
+					name, runs, tot, o, ms(s "|low0", 1), ms(s "|low1", 1), ms(s "|p99", 1),
+					ms(s "|avg0", 1), ms(s "|avg", 1), ms(s "|work", 2), tl,
+					ms(s "|limit", 2), tr, ms(s "|kept", 2), tk
+			}
+		}
+		printf "\n"
+		for (s = 1; s <= nslot; s++) {
+			all += total[s, 0] + total[s, 1] + failed[s]
+			out += dropped[s, 0] + dropped[s, 1]; bad += failed[s]
+			if (failed[s]) printf "   %s / %s: %d run(s) FAILED (see the RUN-FAIL lines)\n", prof[s], sch[s], failed[s]
+		}
+		printf "   %d of %d runs left out: the host'"'"'s other processes used more than %s CPUs during them; %d failed\n", out, all, max, bad
+	}'
+grep -E '^@@GS RUN-(FAIL|NOTE) ' "$res" | sed 's/^@@GS /   /'
+exit 0
