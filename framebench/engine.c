@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "markers.h"
 #include "spawn.h"
@@ -343,6 +344,45 @@ int fb_engine_start(struct fb_engine *e)
 	atomic_store_explicit(&sh->go, 1, memory_order_release);
 	fb_futex_wake(&sh->go, INT_MAX);
 	return 0;
+}
+
+static int add_cpu_clock(clockid_t clk, uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		return -1;
+	*ns += (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
+/* Each thread's clock rather than the process's: this process also runs
+ * the collector (the main thread) and --disturb's hogs, which are not the
+ * game. A helper process runs nothing but game tasks. */
+int fb_engine_cpu_ns(const struct fb_engine *e, uint64_t *ns)
+{
+	int rc = 0;
+
+	*ns = 0;
+	for (unsigned i = 0; i < e->ntasks; i++) {
+		clockid_t clk;
+
+		if (e->task[i].process != 0 || !e->thr_started[i])
+			continue;
+		if (pthread_getcpuclockid(e->thr[i], &clk) ||
+		    add_cpu_clock(clk, ns))
+			rc = -1;
+	}
+	for (unsigned p = 1; p <= e->p->nprocs; p++) {
+		clockid_t clk;
+
+		if (e->child[p] <= 0)
+			continue;
+		if (clock_getcpuclockid(e->child[p], &clk) ||
+		    add_cpu_clock(clk, ns))
+			rc = -1;
+	}
+	return rc;
 }
 
 void fb_engine_stop(struct fb_engine *e)

@@ -15,8 +15,9 @@
 
 #include "profile.h"
 #include "stats.h"
+#include "version.h"
 
-#define FB_VERSION "0.1.0"
+#define FB_VERSION GS_VERSION	/* lib/version.h */
 
 #define FB_SLOTS 16		/* per-frame slots; > FB_MAX_IN_FLIGHT */
 #define FB_REC_CAP 16384	/* frame records between presenter and collector */
@@ -190,6 +191,10 @@ int fb_engine_init(struct fb_engine *e, const struct fb_config *cfg,
 int fb_engine_start(struct fb_engine *e);
 /* Whether a helper process died (its name in *who). */
 bool fb_engine_child_died(struct fb_engine *e, const char **who);
+/* CPU time the game has used so far: its task threads in this process
+ * and its helper processes (every thread of them), in ns. 0, or -1 when a
+ * clock could not be read (a thread or helper already gone). */
+int fb_engine_cpu_ns(const struct fb_engine *e, uint64_t *ns);
 /* Stops every thread and helper process and waits for them (bounded). */
 void fb_engine_stop(struct fb_engine *e);
 void fb_engine_free(struct fb_engine *e);

@@ -103,6 +103,24 @@ void fb_results_compute(struct fb_results *r, const struct fb_config *cfg,
 	}
 }
 
+void fb_results_usage(struct fb_results *r, const struct fb_config *cfg,
+		      const struct fb_usage_sample *start,
+		      const struct fb_usage_sample *end)
+{
+	bool both = start && end && end->at_ns > start->at_ns;
+
+	r->usage_s = both ? (double)(end->at_ns - start->at_ns) / 1e9 : 0;
+	r->game_cpu_ok = both && start->game_ok && end->game_ok;
+	r->game_cpu_s = r->game_cpu_ok && end->game_cpu_ns > start->game_cpu_ns
+				? (double)(end->game_cpu_ns - start->game_cpu_ns) / 1e9
+				: 0;
+	r->nbg = cfg->nbg;
+	for (unsigned i = 0; i < cfg->nbg; i++)
+		fb_bg_window(&cfg->bg[i], both ? &start->bg[i] : NULL,
+			     both ? &end->bg[i] : NULL, r->usage_s,
+			     r->calib.loops_per_us, &r->bg[i]);
+}
+
 /* ---- terminal ------------------------------------------------------------ */
 
 static void print_fps(FILE *f, double v)
@@ -142,6 +160,41 @@ static void config_line(FILE *f, const struct fb_config *cfg)
 		fprintf(f, " (nice %d)", cfg->bg_nice);
 	if (cfg->rt)
 		fprintf(f, ", game threads SCHED_FIFO");
+}
+
+/* The game's CPU time and one line per background pattern. */
+static void print_usage(FILE *f, const struct fb_results *r)
+{
+	if (r->game_cpu_ok)
+		fprintf(f, "game CPU          %.2f s in %.2f s (%.2f CPUs): its "
+			   "threads and helper processes\n",
+			r->game_cpu_s, r->usage_s, r->game_cpu_s / r->usage_s);
+	else
+		fprintf(f, "game CPU          not measured\n");
+	for (unsigned i = 0; i < r->nbg; i++) {
+		const struct fb_bg_result *b = &r->bg[i];
+
+		fprintf(f, "background %-12s", b->pattern);
+		if (!b->measured) {
+			fprintf(f, " not measured (the run stopped before the "
+				   "measured window)\n");
+			continue;
+		}
+		if (b->cpu_ok)
+			fprintf(f, " cpu %6.2f s", b->cpu_s);
+		else
+			fprintf(f, " cpu    n/a  ");
+		fprintf(f, "   work %5.2f/s", b->work_per_s);
+		if (b->has_jobs)
+			fprintf(f, "   %" PRIu64 " jobs done", b->jobs_done);
+		if (b->has_bursts)
+			fprintf(f, "   %" PRIu64 " of %" PRIu64 " bursts late",
+				b->missed, b->bursts);
+		fprintf(f, "\n");
+	}
+	if (r->nbg)
+		fprintf(f, "                  (work: CPU-seconds of the calibrated "
+			   "work loop per second; 1.00 = one CPU's worth)\n");
 }
 
 void fb_report_line(FILE *f, const struct fb_config *cfg,
@@ -253,6 +306,7 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 		   "sleeping task\n",
 		r->chain.wakeups, r->chain.cross_process, r->chain_ops_mean,
 		r->chain_woken_mean);
+	print_usage(f, r);
 	fprintf(f, "\nwake-up latency, wake to run (us)    count       p50       "
 		   "p99     p99.9       max\n");
 	for (unsigned k = 0; k < r->nclasses; k++) {
@@ -449,6 +503,33 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 		}
 	gs_jw_arr_end(&w);
 	gs_jw_uint(&w, "disturbed_frames", r->disturbed_frames);
+
+	/* what the game and the background used and did in the window */
+	num_or_null(&w, "accounting_window_s", r->usage_s > 0, r->usage_s);
+	num_or_null(&w, "game_cpu_s", r->game_cpu_ok, r->game_cpu_s);
+	gs_jw_arr(&w, "background");
+	for (unsigned i = 0; i < r->nbg; i++) {
+		const struct fb_bg_result *b = &r->bg[i];
+
+		gs_jw_obj(&w, NULL);
+		gs_jw_str(&w, "pattern", b->pattern);
+		gs_jw_uint(&w, "threads", b->threads);
+		num_or_null(&w, "cpu_s", b->measured && b->cpu_ok, b->cpu_s);
+		num_or_null(&w, "work_per_s", b->measured, b->work_per_s);
+		if (b->measured && b->has_jobs)
+			gs_jw_uint(&w, "jobs_done", b->jobs_done);
+		else
+			gs_jw_null(&w, "jobs_done");
+		if (b->measured && b->has_bursts) {
+			gs_jw_uint(&w, "bursts", b->bursts);
+			gs_jw_uint(&w, "missed", b->missed);
+		} else {
+			gs_jw_null(&w, "bursts");
+			gs_jw_null(&w, "missed");
+		}
+		gs_jw_obj_end(&w);
+	}
+	gs_jw_arr_end(&w);
 
 	gs_jw_obj(&w, "calibration");
 	gs_jw_num(&w, "loops_per_us", r->calib.loops_per_us);

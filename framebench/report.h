@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bg.h"
 #include "collect.h"
 #include "disturb.h"
 #include "fb.h"
@@ -53,11 +54,34 @@ struct fb_results {
 	const struct fb_disturb *disturb;	/* NULL without --disturb */
 	bool feed_on, markers_on;
 	char feed_path[80];
+	/* CPU time and background work over the measured window, as the
+	 * usage samples cover it (usage_s; 0 when they were not both taken) */
+	double usage_s;
+	bool game_cpu_ok;
+	double game_cpu_s;
+	unsigned nbg;
+	struct fb_bg_result bg[FB_MAX_BG];
+};
+
+/* What the game and the background had used and done at one moment,
+ * taken at the measured window's start and at its end. */
+struct fb_usage_sample {
+	uint64_t at_ns;
+	bool game_ok;
+	uint64_t game_cpu_ns;
+	struct fb_bg_sample bg[FB_MAX_BG];
 };
 
 /* Fills r from the collector and the engine's statistics (after stop). */
 void fb_results_compute(struct fb_results *r, const struct fb_config *cfg,
 			const struct fb_engine *e, const struct fb_collect *c);
+
+/* Fills r's game CPU time and background figures from the samples at the
+ * window's start and end (NULL when not taken: a run stopped during the
+ * warm-up); uses r->calib for the work unit. */
+void fb_results_usage(struct fb_results *r, const struct fb_config *cfg,
+		      const struct fb_usage_sample *start,
+		      const struct fb_usage_sample *end);
 
 void fb_report_print(FILE *f, const struct fb_config *cfg,
 		     const struct fb_results *r);

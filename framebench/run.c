@@ -157,6 +157,14 @@ static void progress(const struct fb_config *cfg, struct fb_collect *c,
 	c->prog_stutter = 0;
 }
 
+static void sample_usage(struct fb_usage_sample *u, const struct fb_engine *e,
+			 const struct fb_bg *bg)
+{
+	u->at_ns = gs_now_ns();
+	u->game_ok = fb_engine_cpu_ns(e, &u->game_cpu_ns) == 0;
+	fb_bg_sample(bg, u->bg);
+}
+
 int fb_run(const struct fb_config *cfg)
 {
 	static struct fb_engine e;
@@ -164,10 +172,11 @@ int fb_run(const struct fb_config *cfg)
 	static struct fb_collect col;
 	static struct fb_disturb dist;
 	static struct fb_feed feed;
+	static struct fb_usage_sample usage_start, usage_end;
 	struct fb_bg bg;
 	const struct fb_profile *p = &cfg->prof;
 	FILE *csv, *json;
-	bool feed_on = false, failed = false, measuring = false;
+	bool feed_on = false, failed = false, measuring = false, sampled = false;
 	uint64_t next_progress, expect;
 	int status = EXIT_OK;
 
@@ -255,6 +264,7 @@ int fb_run(const struct fb_config *cfg)
 		}
 		if (!measuring && now >= e.sh->measure_ns) {
 			measuring = true;
+			sample_usage(&usage_start, &e, &bg);
 			if (feed_on)
 				fb_feed_set_state(&feed, 1, e.sh->measure_ns);
 		}
@@ -267,7 +277,15 @@ int fb_run(const struct fb_config *cfg)
 		}
 		if (end - now < (uint64_t)ts.tv_nsec)
 			ts.tv_nsec = (long)(end - now);
+		/* wake at the window's start too: the usage samples are taken
+		 * when this loop sees the window begin and end */
+		if (!measuring && e.sh->measure_ns - now < (uint64_t)ts.tv_nsec)
+			ts.tv_nsec = (long)(e.sh->measure_ns - now);
 		nanosleep(&ts, NULL);
+	}
+	if (measuring && !failed) {
+		sample_usage(&usage_end, &e, &bg);
+		sampled = true;
 	}
 
 	fb_engine_stop(&e);
@@ -279,6 +297,8 @@ int fb_run(const struct fb_config *cfg)
 		fb_feed_set_state(&feed, 2, 0);
 
 	fb_results_compute(&res, cfg, &e, &col);
+	fb_results_usage(&res, cfg, sampled ? &usage_start : NULL,
+			 sampled ? &usage_end : NULL);
 	if (cfg->quiet)
 		fb_report_line(stdout, cfg, &res);
 	else

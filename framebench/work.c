@@ -32,10 +32,15 @@ double fb_work_rate(void)
 	return loops_per_ns * 1e3;
 }
 
+uint64_t fb_work_loops(uint64_t ns)
+{
+	return (uint64_t)((double)ns * loops_per_ns + 0.5);
+}
+
 void fb_work_ns(uint64_t ns)
 {
 	if (ns)
-		fb_spin((uint64_t)((double)ns * loops_per_ns + 0.5));
+		fb_spin(fb_work_loops(ns));
 }
 
 void fb_calibrate(struct fb_calib *c, unsigned trials, unsigned trial_us)

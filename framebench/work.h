@@ -32,6 +32,10 @@ void fb_calibrate(struct fb_calib *c, unsigned trials, unsigned trial_us);
 void fb_work_set_rate(double loops_per_us);
 double fb_work_rate(void);
 
+/* Loop iterations of `ns` nanoseconds of nominal work at the calibrated
+ * rate (what fb_work_ns runs). */
+uint64_t fb_work_loops(uint64_t ns);
+
 /* Runs `ns` nanoseconds of nominal work at the calibrated rate. */
 void fb_work_ns(uint64_t ns);
 

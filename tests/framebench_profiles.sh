@@ -5,8 +5,10 @@
 # every headline key (read back with build/tests/jsonget) and a CSV that the
 # shared MangoHud reader accepts as a per-frame log with one row per
 # measured frame; the frame feed is gone afterwards. One run adds
-# background load, --trace-markers and a disturbance; one runs without
-# /dev/shm (as in the VM's initramfs). About 20 s.
+# background load, --trace-markers and a disturbance, and its JSON accounts
+# for the background (CPU time and work of each pattern, plausible for the
+# window and the machine); one runs without /dev/shm (as in the VM's
+# initramfs). About 20 s.
 . tests/lib.sh
 FB=$B/framebench
 J=$B/tests/jsonget
@@ -17,6 +19,9 @@ need "$M"
 
 # positive NUMBER
 positive() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
+# at_most A B: A <= B (numbers)
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+NCPUS=$(nproc)
 
 HEAD="frames avg_fps low1_percentile_fps low1_average_fps low01_percentile_fps
 low01_average_fps min_fps frametime_ms.p50 frametime_ms.p90 frametime_ms.p99
@@ -57,6 +62,13 @@ for p in proton unreal esports strategy; do
 	rows=$(sed -n 's/^rows \([0-9]*\) .*/\1/p' "$T/$p.mh")
 	[ "$rows" = "$frames" ] || fail "$p: CSV has $rows rows, JSON says $frames frames"
 	grep -q "^average FPS" "$T/$p.out" || fail "$p: no terminal report"
+	# no --bg: an empty background; the game's own CPU time is counted
+	[ "$("$J" "$T/$p.json" background)" = "<array of 0>" ] ||
+		fail "$p: background is $("$J" "$T/$p.json" background) without --bg"
+	gcpu=$("$J" "$T/$p.json" game_cpu_s)
+	positive "$gcpu" && at_most "$gcpu" "$(awk -v n="$NCPUS" 'BEGIN { print 1.5 * n * 1.1 }')" ||
+		fail "$p: game_cpu_s is '$gcpu' for 1.5 s on $NCPUS CPUs"
+	grep -q "^game CPU  *[0-9.]* s in" "$T/$p.out" || fail "$p: no game CPU line"
 done
 
 # background load, trace markers, a disturbance; nothing left behind
@@ -71,6 +83,37 @@ n=$(grep -c "disturbance [0-9]*: start_ns=[0-9]* end_ns=[0-9]* threads=1" "$T/lo
 [ "$("$J" "$T/load.json" disturbances)" = "<array of $n>" ] || fail "JSON disturbances do not match stderr"
 positive "$("$J" "$T/load.json" disturbed_frames)" || fail "no frame flagged as disturbed"
 "$J" "$T/load.json" config.bg >"$T/bg" && grep -q "<array of 3>" "$T/bg" || fail "config.bg is not the 3 patterns"
+# what the background got done, per pattern in command-line order
+[ "$("$J" "$T/load.json" background)" = "<array of 3>" ] || fail "background is not the 3 patterns"
+[ "$("$J" "$T/load.json" background.0.pattern background.1.pattern background.2.pattern | tr '\n' ' ')" = \
+	"hogs:1 compile:1 browser:1 " ] || fail "background patterns: $("$J" "$T/load.json" background.0.pattern background.1.pattern background.2.pattern)"
+win=$("$J" "$T/load.json" accounting_window_s)
+awk -v w="$win" 'BEGIN { exit !(w > 1.9 && w < 2.5) }' || fail "accounting_window_s is '$win' for a 2 s window"
+for i in 0 1 2; do
+	set -- $("$J" "$T/load.json" background.$i.pattern background.$i.threads \
+		background.$i.cpu_s background.$i.work_per_s | tr '\n' ' ')
+	[ $# -eq 4 ] || { fail "background.$i lacks a key"; continue; }
+	[ "$2" = 1 ] || fail "$1: threads is $2"
+	# positive, at most one thread's (and the machine's) CPU in the window,
+	# and no more calibrated work than CPU time allows (1.5: calibration noise)
+	positive "$3" || fail "$1: cpu_s is $3"
+	positive "$4" || fail "$1: work_per_s is $4"
+	at_most "$3" "$(awk -v w="$win" 'BEGIN { print w * 1.1 }')" || fail "$1: cpu_s $3 in a ${win} s window, one thread"
+	at_most "$3" "$(awk -v w="$win" -v n="$NCPUS" 'BEGIN { print w * n * 1.1 }')" || fail "$1: cpu_s $3 over $NCPUS CPUs"
+	at_most "$(awk -v x="$4" -v w="$win" 'BEGIN { print x * w }')" "$(awk -v c="$3" 'BEGIN { print c * 1.5 + 0.05 }')" ||
+		fail "$1: work $4/s over ${win} s exceeds its CPU time $3 s"
+done
+[ "$("$J" "$T/load.json" background.0.jobs_done background.0.missed | tr '\n' ' ')" = "null null " ] ||
+	fail "hogs: jobs_done/missed are not null"
+jobs=$("$J" "$T/load.json" background.1.jobs_done)
+[ "$jobs" -ge 1 ] 2>/dev/null || fail "compile: jobs_done is '$jobs'"
+[ "$("$J" "$T/load.json" background.1.missed)" = null ] || fail "compile: missed is not null"
+set -- $("$J" "$T/load.json" background.2.bursts background.2.missed background.2.jobs_done | tr '\n' ' ')
+[ "${1:-0}" -ge 60 ] 2>/dev/null && [ "${2:-x}" -le "$1" ] 2>/dev/null && [ "${3:-}" = null ] ||
+	fail "browser: bursts '$1', missed '$2', jobs_done '${3:-}'"
+grep -q "^background hogs:1  *cpu  *[0-9.]* s   work  *[0-9.]*/s" "$T/load.out" || fail "no background line for hogs:1: $(grep background "$T/load.out")"
+grep -q "^background compile:1 .* jobs done" "$T/load.out" || fail "no background line for compile:1"
+grep -q "^background browser:1 .* bursts late" "$T/load.out" || fail "no background line for browser:1"
 if [ -w /sys/kernel/tracing/trace_marker ] || [ -w /sys/kernel/debug/tracing/trace_marker ]; then
 	[ "$("$J" "$T/load.json" config.trace_markers)" = true ] || fail "markers not on although tracefs is there"
 else

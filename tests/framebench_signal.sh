@@ -3,9 +3,10 @@
 #
 # While a run goes, its frame feed is in /dev/shm with the right header and
 # advancing. SIGINT (and SIGTERM) in the middle of a run: framebench exits 0
-# with a partial report (terminal and JSON say "interrupted"), removes its frame
-# feed from /dev/shm, and no process it started (helpers, background load,
-# short-lived compile jobs) outlives it. About 10 s.
+# with a partial report (terminal and JSON say "interrupted"; the background
+# is accounted up to the signal), removes its frame feed from /dev/shm, and
+# no process it started (helpers, background load, short-lived compile
+# jobs) outlives it. About 10 s.
 . tests/lib.sh
 FB=$B/framebench
 J=$B/tests/jsonget
@@ -64,6 +65,12 @@ run_and_signal() {
 	[ "${f:-0}" -gt 0 ] || fail "$name: no frame in the partial report"
 	awk -v s="$("$J" "$T/$name.json" measured_s)" 'BEGIN { exit !(s > 1 && s < 10) }' ||
 		fail "$name: measured_s is $("$J" "$T/$name.json" measured_s)"
+	# the background is accounted up to the signal
+	[ "$("$J" "$T/$name.json" background.0.pattern background.1.pattern | tr '\n' ' ')" = "hogs:1 compile:2 " ] ||
+		fail "$name: background patterns: $("$J" "$T/$name.json" background)"
+	awk -v w="$("$J" "$T/$name.json" background.0.work_per_s)" \
+		-v c="$("$J" "$T/$name.json" background.0.cpu_s)" 'BEGIN { exit !(w > 0 && c > 0) }' ||
+		fail "$name: hogs not accounted: $("$J" "$T/$name.json" background.0.work_per_s background.0.cpu_s)"
 	[ -e /dev/shm/framebench.$pid ] && fail "$name: /dev/shm/framebench.$pid left behind"
 	sleep 0.2
 	while read -r kid comm; do
