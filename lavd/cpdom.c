@@ -281,28 +281,26 @@ int lavd_topo_override_text(const char *name, const char *text,
 int lavd_topo_override(const char *path, struct lavd_topo *t, char *err,
 		       size_t errlen)
 {
-	static char buf[256 * 1024];
-	FILE *f = fopen(path, "r");
+	const size_t max = 256 * 1024;
+	char *buf;
 	size_t n;
+	int rc;
 
-	if (!f) {
+	/* one byte past the limit tells a file of exactly max bytes from a
+	 * longer one */
+	if (gs_read_file(path, max + 1, &buf, &n, NULL, 0)) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	if (ferror(f) || !feof(f)) {
-		fclose(f);
-		snprintf(err, errlen, "%s: %s", path,
-			 n == sizeof(buf) - 1 ? "larger than 256 KiB" : "read error");
-		return -1;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
+	rc = -1;
+	if (n > max)
+		snprintf(err, errlen, "%s: larger than 256 KiB", path);
+	else if (memchr(buf, '\0', n))
 		snprintf(err, errlen, "%s: not a text file", path);
-		return -1;
-	}
-	return lavd_topo_override_text(path, buf, t, err, errlen);
+	else
+		rc = lavd_topo_override_text(path, buf, t, err, errlen);
+	free(buf);
+	return rc;
 }
 
 /* ---- core types, domains, orders ---- */

@@ -10,6 +10,7 @@
 
 #include "bpflog.h"
 #include "skel.h"
+#include "sysinfo.h"
 #include "util.h"
 
 static void futex_progs(struct lavd *skel, struct lavd_futex *f)
@@ -44,17 +45,12 @@ static bool tracepoint_exists(const struct bpf_program *prog)
 {
 	const char *sec = bpf_program__section_name(prog);	/* tracepoint/syscalls/x */
 	const char *ev = strchr(sec, '/');
-	char path[256];
+	char dir[256], path[512];
 
-	if (!ev)
+	if (!ev || gs_tracefs_dir(dir, sizeof(dir)))
 		return false;
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/events%s/id",
-			 i ? "/sys/kernel/debug/tracing" : "/sys/kernel/tracing", ev);
-		if (access(path, R_OK) == 0)
-			return true;
-	}
-	return false;
+	snprintf(path, sizeof(path), "%s/events%s/id", dir, ev);
+	return access(path, R_OK) == 0;
 }
 
 int lavd_futex_choose(struct lavd *skel, const struct btf *kbtf,

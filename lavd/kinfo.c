@@ -59,31 +59,33 @@ unsigned lavd_hz_round(double hz)
 /* /proc/timer_list is long (one block per CPU): the head holds both. */
 static int read_timer_list(uint64_t *j, uint64_t *now)
 {
-	static char buf[1 << 18];
-	FILE *f = fopen("/proc/timer_list", "r");
+	char *buf;
 	size_t n;
+	int rc;
 
-	if (!f)
+	if (gs_read_file("/proc/timer_list", 1 << 18, &buf, &n, NULL, 0))
 		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return lavd_parse_timer_list(buf, j, now);
+	rc = lavd_parse_timer_list(buf, j, now);
+	free(buf);
+	return rc;
 }
 
 unsigned lavd_kernel_hz(char *src, size_t srclen)
 {
 	struct utsname u;
-	char path[512];
-	static char cfg[1 << 18];
+	char path[512], *cfg;
+	size_t n;
 	uint64_t j0, t0, j1, t1;
 	struct timespec ts = { 0, 120 * 1000 * 1000 };
-	unsigned hz;
+	unsigned hz = 0;
 
 	if (uname(&u) == 0) {
 		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-		if (gs_read_text(path, cfg, sizeof(cfg)) >= 0 &&
-		    (hz = lavd_config_hz(cfg)) != 0) {
+		if (!gs_read_file(path, 1 << 18, &cfg, &n, NULL, 0)) {
+			hz = lavd_config_hz(cfg);
+			free(cfg);
+		}
+		if (hz) {
 			gs_strlcpy(src, "config", srclen);
 			return hz;
 		}

@@ -19,6 +19,7 @@
 #include "power.h"
 #include "report.h"
 #include "skel.h"
+#include "sysinfo.h"
 #include "util.h"
 
 /* ---- checks before loading ---- */
@@ -27,12 +28,12 @@ void lavd_need_sched_ext(void)
 {
 	char ops[128], state[64];
 
-	switch (lavd_scx_check(LAVD_SCX_DIR, ops, sizeof(ops), state, sizeof(state))) {
+	switch (lavd_scx_check(GS_SCX_ROOT, ops, sizeof(ops), state, sizeof(state))) {
 	case LAVD_SCX_MISSING:
 		gs_die(EXIT_RUNTIME,
 		       "this kernel has no sched_ext; see `make vm-demo` "
 		       "(needs Linux >= 6.12 with CONFIG_SCHED_CLASS_EXT=y; "
-		       "%s is missing)", LAVD_SCX_DIR);
+		       "%s is missing)", GS_SCX_ROOT);
 	case LAVD_SCX_BUSY:
 		if (strcmp(ops, LAVD_NAME) == 0)
 			gs_die(EXIT_RUNTIME,
@@ -100,15 +101,6 @@ static uint64_t kernel_enum(const struct btf *btf, const char *type,
 				return btf_enum64_value(&e[i]);
 	}
 	return 0;
-}
-
-static long read_long(const char *path, long dflt)
-{
-	char buf[64];
-
-	if (gs_read_text(path, buf, sizeof(buf)) < 0)
-		return dflt;
-	return strtol(buf, NULL, 10);
 }
 
 /* The CPUs, compute domains and preference orders into the rodata. */
@@ -211,6 +203,7 @@ static void set_kernel_features(struct lavd_loader *ld, bool want_fexit)
 {
 	struct lavd *skel = ld->skel;
 	struct btf *kbtf = btf__load_vmlinux_btf();
+	struct gs_scx scx;
 	uint64_t flags;
 
 	/* ENQ_LAST: a task that should leave its CPU (outside the active
@@ -224,11 +217,13 @@ static void set_kernel_features(struct lavd_loader *ld, bool want_fexit)
 	ld->futex_path = lavd_futex_choose(skel, kbtf, want_fexit,
 					   ld->opts->no_futex_boost);
 	btf__free(kbtf);
+	/* a CPU hotplug after this read makes the kernel ask for a reload */
+	gs_scx_read(GS_SCX_ROOT, &scx);
 	skel->struct_ops.lavd_ops->flags = flags;
 	skel->struct_ops.lavd_ops->timeout_ms = (unsigned int)ld->opts->watchdog_ms;
 	skel->struct_ops.lavd_ops->exit_dump_len = LAVD_EXIT_DUMP_LEN;
 	skel->struct_ops.lavd_ops->hotplug_seq =
-		(unsigned long long)read_long(LAVD_SCX_DIR "/hotplug_seq", 0);
+		scx.hotplug_seq > 0 ? (unsigned long long)scx.hotplug_seq : 0;
 }
 
 /* Opens the skeleton and fills in topology and options; -1 on failure. */
@@ -358,7 +353,7 @@ int lavd_attach(struct lavd_loader *ld, enum lavd_cycle *end)
 		/* ops.init failed or the kernel aborted the enable */
 		report_exit(ld, false);
 		*end = kernel_exit_cycle(ld);
-	} else if (lavd_scx_check(LAVD_SCX_DIR, ops, sizeof(ops), state,
+	} else if (lavd_scx_check(GS_SCX_ROOT, ops, sizeof(ops), state,
 				  sizeof(state)) == LAVD_SCX_BUSY &&
 		   strcmp(ops, LAVD_NAME)) {
 		gs_warn("another sched_ext scheduler is loaded: '%s' "

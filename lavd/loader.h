@@ -21,8 +21,6 @@
 #include "options.h"
 #include "topo.h"
 
-#define LAVD_SCX_DIR "/sys/kernel/sched_ext"
-
 /* How a cycle ended. */
 enum lavd_cycle {
 	LAVD_CYCLE_STOPPED,	/* SIGINT/SIGTERM: unregistered by us */

@@ -11,6 +11,7 @@
 
 #include "loader.h"
 #include "report.h"
+#include "sysinfo.h"
 #include "util.h"
 
 double lavd_now_s(void)
@@ -144,7 +145,7 @@ static int monitor_attach(struct lavd_stats *first)
 	char ops[128], state[64];
 	int fd;
 
-	if (lavd_scx_check(LAVD_SCX_DIR, ops, sizeof(ops), state, sizeof(state)) ==
+	if (lavd_scx_check(GS_SCX_ROOT, ops, sizeof(ops), state, sizeof(state)) ==
 	    LAVD_SCX_MISSING)
 		gs_die(EXIT_RUNTIME, "this kernel has no sched_ext; see `make vm-demo`");
 	lavd_need_privileges();
@@ -190,7 +191,7 @@ int lavd_monitor(const struct lavd_opts *opts, const volatile sig_atomic_t *stop
 			/* the timer publishes every 10 ms while lavd runs */
 			printf("lavd: the monitored instance stopped publishing "
 			       "(sched_ext state '%s')\n",
-			       lavd_scx_check(LAVD_SCX_DIR, ops, sizeof(ops), state,
+			       lavd_scx_check(GS_SCX_ROOT, ops, sizeof(ops), state,
 					      sizeof(state)) == LAVD_SCX_BUSY ?
 			       state : "disabled");
 			break;

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "sysinfo.h"
 #include "util.h"
 
 static unsigned pct(__u64 part, __u64 whole)
@@ -218,21 +217,14 @@ const char *lavd_exit_kind_str(int kind)
 enum lavd_scx_state lavd_scx_check(const char *scx_dir, char *ops,
 				   size_t opslen, char *state, size_t statelen)
 {
-	char path[512];
-	struct stat st;
+	struct gs_scx s;
 
-	ops[0] = state[0] = '\0';
-	if (stat(scx_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	gs_scx_read(scx_dir, &s);
+	gs_strlcpy(state, s.state, statelen);
+	gs_strlcpy(ops, s.ops, opslen);
+	/* no readable state: not a sched_ext the loader could use */
+	if (!s.state[0])
 		return LAVD_SCX_MISSING;
-	snprintf(path, sizeof(path), "%s/state", scx_dir);
-	if (gs_read_text(path, state, statelen) < 0)
-		return LAVD_SCX_MISSING;
-	gs_trim(state);
-	snprintf(path, sizeof(path), "%s/root/ops", scx_dir);
-	if (gs_read_text(path, ops, opslen) >= 0)
-		gs_trim(ops);
-	else
-		ops[0] = '\0';
 	if (strcmp(state, "disabled") == 0 && !ops[0])
 		return LAVD_SCX_FREE;
 	if (!ops[0])

@@ -71,8 +71,9 @@ enum lavd_scx_state {
 };
 
 /*
- * Looks at scx_dir (/sys/kernel/sched_ext). On LAVD_SCX_BUSY, ops gets
- * the loaded scheduler's name and state its state ("enabled", ...).
+ * What gs_scx_read() finds under scx_dir (GS_SCX_ROOT), as the loader
+ * sees it. On LAVD_SCX_BUSY, ops gets the loaded scheduler's name and
+ * state its state ("enabled", ...).
  */
 enum lavd_scx_state lavd_scx_check(const char *scx_dir, char *ops,
 				   size_t opslen, char *state, size_t statelen);
