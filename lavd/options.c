@@ -359,18 +359,14 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	while ((li = -1, c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
 		const struct opt_spec *s = spec_of(c);
 
-		if (c == ':')
-			gs_die(EXIT_USAGE, "option %s needs a value (see --help)",
-			       argv[optind - 1]);
-		if (!s)
-			gs_die(EXIT_USAGE, "unknown option '%s' (see --help)",
-			       argv[optind - 1]);
+		if (c == ':' || !s)
+			gs_die_bad_option(c, argv);
 		if (li >= 0 && !sched_opt && s->loads)
 			sched_opt = s->name;
 		parse_option(o, s, optarg, argv[optind - 1]);
 	}
 	if (optind < argc)
-		gs_die(EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+		gs_die_extra_argument(argv[optind]);
 	if (o->slice_min_us > o->slice_max_us)
 		gs_die(EXIT_USAGE,
 		       "--slice-min-us %llu is larger than --slice-max-us %llu",

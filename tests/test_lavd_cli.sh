@@ -28,14 +28,17 @@ expect() {
 expect 0 'usage: lavd' --help
 expect 0 'usage: lavd' -h
 expect 0 '^lavd [0-9]' --version
-expect 2 "unknown option '--bogus'" --bogus
-expect 2 "unexpected argument 'extra'" extra
+expect 2 "^lavd: unknown option '--bogus' (see --help)$" --bogus
+expect 2 "^lavd: unknown option '--bogus' (see --help)$" --bogus=3
+expect 2 "^lavd: unknown option '-Z' (see --help)$" -Z
+expect 2 "^lavd: option '--partial' takes no value (see --help)$" --partial=1
+expect 2 "^lavd: unexpected argument 'extra' (see --help)$" extra
 expect 2 'option --slice-min-us: expected' --slice-min-us 10
 expect 2 'option --slice-max-us: expected' --slice-max-us abc
 expect 2 'larger than --slice-max-us' --slice-min-us 900 --slice-max-us 800
 expect 2 'option --preempt-shift: expected' --preempt-shift 11
 expect 2 'option --stats: expected' --stats 0
-expect 2 'needs a value' --stats
+expect 2 "^lavd: option '--stats' needs a value (see --help)$" --stats
 expect 2 'option --monitor: expected' --monitor -1
 expect 2 'only watches' --monitor 1 --partial
 expect 2 'only watches' --monitor 1 --no-preemption
