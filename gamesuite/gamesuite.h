@@ -25,7 +25,7 @@
 #include "sysinfo.h"
 
 #define GSU_VERSION "1.0"
-#define GSU_MAX_METRICS 10
+#define GSU_MAX_METRICS 12
 #define GSU_MAX_BG 8
 #define GSU_NAME_MAX 64
 /* frame-time quantile curve kept per run for the CDF plots */
@@ -47,10 +47,15 @@ struct gsu_metric_def {
 	const char *unit;
 	bool higher_better;
 	const char *desc;
+	/* shown with its statistics but given no verdict: neither direction
+	 * is better (framebench's game CPU time) */
+	bool informational;
 };
 
 /* Metric definitions of a kind; returns how many (<= GSU_MAX_METRICS). */
 size_t gsu_kind_metrics(enum gsu_kind k, const struct gsu_metric_def **defs);
+/* Which way is better: "higher", "lower", or "none" (informational). */
+const char *gsu_metric_better(const struct gsu_metric_def *d);
 const char *gsu_kind_name(enum gsu_kind k);
 /* -1 when unknown */
 int gsu_kind_parse(const char *s);
@@ -211,7 +216,10 @@ void gsu_results_free_runs(struct gsu_results *r);
 
 /* ---- statistics / verdict (verdict.c) ------------------------------- */
 
-enum gsu_verdict { GSU_SAME, GSU_BETTER, GSU_WORSE, GSU_NO_DATA };
+enum gsu_verdict {
+	GSU_SAME, GSU_BETTER, GSU_WORSE, GSU_NO_DATA,
+	GSU_INFORMATIONAL	/* a metric without a direction: not judged */
+};
 const char *gsu_verdict_name(enum gsu_verdict v);
 
 struct gsu_cell {

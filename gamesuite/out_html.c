@@ -223,6 +223,13 @@ static void cdf_plot(FILE *f, const struct gsu_results *r, int w, bool tail)
 	fputs("</svg>\n", f);
 }
 
+/* "higher is better", "lower is better", or "informational, no verdict" */
+static const char *direction(const struct gsu_metric_def *d)
+{
+	return d->informational ? "informational, no verdict"
+	       : d->higher_better ? "higher is better" : "lower is better";
+}
+
 static void box_plot(FILE *f, const struct gsu_results *r,
 		     const struct gsu_table *t, int w, int m,
 		     const struct gsu_metric_def *def)
@@ -244,8 +251,8 @@ static void box_plot(FILE *f, const struct gsu_results *r,
 	if (!any)
 		return;
 	pad_range(&y.lo, &y.hi);
-	snprintf(title, sizeof(title), "%s (%s, %s is better)", def->name,
-		 def->unit, def->higher_better ? "higher" : "lower");
+	snprintf(title, sizeof(title), "%s (%s, %s)", def->name, def->unit,
+		 direction(def));
 	svg_open(f, title);
 	y_ticks(f, &y, def->unit);
 	frame_box(f);
@@ -331,10 +338,9 @@ static void verdict_table(FILE *f, const struct gsu_results *r,
 					"title=\"", r->nsched);
 				esc(f, defs[m].desc);
 				fprintf(f, "\">%s<br><span class=\"dim\">%s, "
-					"%s is better</span></td>",
+					"%s</span></td>",
 					defs[m].name, defs[m].unit,
-					defs[m].higher_better ? "higher"
-							      : "lower");
+					direction(&defs[m]));
 			}
 			fprintf(f, "<td class=\"l\"><span class=\"sw\" "
 				"style=\"background:%s\"></span>", color(s));
@@ -361,7 +367,8 @@ static void verdict_table(FILE *f, const struct gsu_results *r,
 				"<td>%.3g</td><td class=\"l %s\">%s%s</td>"
 				"</tr>\n", c->ratio, c->ratio_lo, c->ratio_hi,
 				c->p_value, v, v,
-				c->resolvable ? "" : " (too few runs)");
+				c->resolvable || c->verdict == GSU_INFORMATIONAL
+					? "" : " (too few runs)");
 		}
 	}
 	fputs("</table>\n", f);

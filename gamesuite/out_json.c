@@ -176,8 +176,7 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 		for (size_t m = 0; wl->available && m < nm; m++) {
 			gs_jw_obj(&j, defs[m].name);
 			gs_jw_str(&j, "unit", defs[m].unit);
-			gs_jw_str(&j, "better", defs[m].higher_better ? "higher"
-								    : "lower");
+			gs_jw_str(&j, "better", gsu_metric_better(&defs[m]));
 			gs_jw_str(&j, "description", defs[m].desc);
 			gs_jw_obj(&j, "schedulers");
 			for (int s = 0; s < r->nsched; s++)

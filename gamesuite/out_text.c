@@ -106,7 +106,8 @@ static void print_cell(FILE *f, const struct gsu_cell *c, bool base,
 	snprintf(rhi, sizeof(rhi), "%.3f", c->ratio_hi);
 	fprintf(f, "  x%s [%s, %s]  p=%.3g  %s%s\n", r, rlo, rhi, c->p_value,
 		gsu_verdict_name(c->verdict),
-		c->resolvable ? "" : " (too few runs to decide)");
+		c->resolvable || c->verdict == GSU_INFORMATIONAL
+			? "" : " (too few runs to decide)");
 }
 
 /* The last n non-empty lines of a log tail, indented. */
@@ -201,7 +202,8 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 			char metric[64];
 
 			snprintf(metric, sizeof(metric), "%s (%s)", defs[m].name,
-				 defs[m].higher_better ? "higher" : "lower");
+				 defs[m].informational ? "info"
+				 : gsu_metric_better(&defs[m]));
 			for (int s = 0; s < r->nsched; s++) {
 				const struct gsu_cell *cell =
 					gsu_table_cell(t, w, (int)m, s);

@@ -21,6 +21,7 @@ const char *gsu_verdict_name(enum gsu_verdict v)
 	case GSU_BETTER: return "better";
 	case GSU_WORSE: return "worse";
 	case GSU_NO_DATA: return "no data";
+	case GSU_INFORMATIONAL: return "informational";
 	}
 	return "?";
 }
@@ -262,7 +263,9 @@ int gsu_table_build(const struct gsu_results *r, struct gsu_table *t)
 					continue;
 				if (s == 0) {
 					c->ratio = c->ratio_lo = c->ratio_hi = 1;
-					c->verdict = GSU_SAME;
+					c->verdict = defs[m].informational
+							     ? GSU_INFORMATIONAL
+							     : GSU_SAME;
 					c->resolvable = true;
 					continue;
 				}
@@ -281,9 +284,12 @@ int gsu_table_build(const struct gsu_results *r, struct gsu_table *t)
 							       NULL);
 				c->resolvable = gs_mann_whitney_min_p(b->n, c->n) <
 						1.0 - conf;
-				c->verdict = gsu_decide(c->ratio_lo, c->ratio_hi,
-							c->p_value, conf,
-							defs[m].higher_better);
+				c->verdict = defs[m].informational
+						     ? GSU_INFORMATIONAL
+						     : gsu_decide(c->ratio_lo,
+								  c->ratio_hi,
+								  c->p_value, conf,
+								  defs[m].higher_better);
 			}
 		}
 	}

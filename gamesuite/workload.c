@@ -43,6 +43,14 @@ static const struct gsu_metric_def framebench_metrics[GSU_M_NFB] = {
 	FRAME_METRICS
 	{ "input_latency_p99_ms", "ms", false,
 	  "framebench input-to-frame latency, p99" },
+	{ "bg_work_per_s", "work/s", true,
+	  "background work done per second, summed over the --bg patterns "
+	  "(CPU-seconds of the calibrated work loop per second)" },
+	/* more CPU can mean more frames (uncapped) or more overhead: no
+	 * direction is better, so it gets no verdict */
+	{ "game_cpu_s", "s", false,
+	  "CPU time of the game's threads and helper processes in the "
+	  "measured window (informational: no verdict)", true },
 };
 
 static const struct gsu_metric_def schbench_metrics[] = {
@@ -91,6 +99,11 @@ size_t gsu_kind_metrics(enum gsu_kind k, const struct gsu_metric_def **defs)
 		*defs = NULL;
 		return 0;
 	}
+}
+
+const char *gsu_metric_better(const struct gsu_metric_def *d)
+{
+	return d->informational ? "none" : d->higher_better ? "higher" : "lower";
 }
 
 const char *gsu_kind_name(enum gsu_kind k)
@@ -449,6 +462,25 @@ int gsu_parse_stressng_yaml(const char *text, double *ops_per_s)
 	return 0;
 }
 
+double gsu_framebench_bg_work(const struct gs_jv *doc)
+{
+	const struct gs_jv *bg = gs_json_get(doc, "background");
+	double sum = 0;
+
+	/* no background (or an older framebench): nothing to compare */
+	if (!bg || bg->type != GS_JARR || !bg->len)
+		return NAN;
+	for (size_t i = 0; i < bg->len; i++) {
+		const struct gs_jv *w = gs_json_get(bg->items[i], "work_per_s");
+
+		/* one pattern unmeasured makes the sum meaningless */
+		if (!w || w->type != GS_JNUM)
+			return NAN;
+		sum += w->num;
+	}
+	return sum;
+}
+
 int gsu_parse_framebench_json(const struct gs_jv *doc, double *m, char *why,
 			      size_t whylen)
 {
@@ -479,6 +511,8 @@ int gsu_parse_framebench_json(const struct gs_jv *doc, double *m, char *why,
 	/* optional figures: absent in older framebench versions */
 	m[GSU_M_LOW1_INT] = gs_json_num_at(doc, "low1_integral_fps", NAN);
 	m[GSU_M_INPUT_P99] = gs_json_num_at(doc, "input_latency_ms.p99", NAN);
+	m[GSU_M_BG_WORK] = gsu_framebench_bg_work(doc);
+	m[GSU_M_GAME_CPU] = gs_json_num_at(doc, "game_cpu_s", NAN);
 	return 0;
 }
 

@@ -23,6 +23,8 @@ enum {
 	GSU_M_NFRAME,
 	/* framebench only */
 	GSU_M_INPUT_P99 = GSU_M_NFRAME,
+	GSU_M_BG_WORK,		/* background work per second, all patterns */
+	GSU_M_GAME_CPU,		/* the game's CPU seconds (informational) */
 	GSU_M_NFB
 };
 
@@ -65,6 +67,9 @@ int gsu_parse_schbench(const char *text, double out[3]);
 int gsu_parse_perf_messaging(const char *text, double *secs);
 /* Sum of bogo-ops-per-second-real-time over stress-ng --yaml metrics. */
 int gsu_parse_stressng_yaml(const char *text, double *ops_per_s);
+/* framebench --json: the sum of background[].work_per_s; NaN without
+ * background load or when a pattern was not measured. */
+double gsu_framebench_bg_work(const struct gs_jv *doc);
 /* framebench --json: its headline keys (docs/framebench.md). */
 int gsu_parse_framebench_json(const struct gs_jv *doc, double *metrics,
 			      char *why, size_t whylen);

@@ -196,13 +196,30 @@ workload fb
   bg hogs:1
 EOF
 	"$GS" run "$T/fb.suite" $QUIET --sched eevdf --sched default \
-		--json "$T/f.json" >"$T/out" 2>&1
+		--json "$T/f.json" --html "$T/f.html" >"$T/out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && pass "framebench suite: exit 0" || { fail "framebench suite: rc $rc"; cat "$T/out"; }
 	expect "$T/f.json" workloads.fb.metrics.avg_fps.schedulers.default.n 2
 	"$JG" "$T/f.json" workloads.fb.metrics.low1_integral_fps.schedulers.eevdf.median \
 		workloads.fb.metrics.frametime_p99_ms.schedulers.default.ratio >/dev/null &&
 		pass "framebench metrics read" || fail "framebench metrics"
+	# the background's work (higher is better) and the game's CPU time
+	# (informational: statistics, no verdict)
+	expect "$T/f.json" workloads.fb.metrics.bg_work_per_s.better higher
+	expect "$T/f.json" workloads.fb.metrics.bg_work_per_s.schedulers.default.n 2
+	expect "$T/f.json" workloads.fb.metrics.game_cpu_s.better none
+	expect "$T/f.json" workloads.fb.metrics.game_cpu_s.schedulers.default.verdict informational
+	awk -v w="$("$JG" "$T/f.json" workloads.fb.metrics.bg_work_per_s.schedulers.eevdf.median)" \
+		-v c="$("$JG" "$T/f.json" workloads.fb.metrics.game_cpu_s.schedulers.eevdf.median)" \
+		'BEGIN { exit !(w > 0 && c > 0) }' &&
+		pass "background work and game CPU time measured" ||
+		fail "bg_work_per_s / game_cpu_s medians not positive"
+	v=$("$JG" "$T/f.json" workloads.fb.metrics.bg_work_per_s.schedulers.default.verdict)
+	case $v in better|worse|same) pass "bg_work_per_s judged ($v)" ;; *) fail "bg_work_per_s verdict '$v'" ;; esac
+	grep -q "bg_work_per_s (higher)" "$T/out" && grep -q "game_cpu_s (info)" "$T/out" &&
+		pass "terminal table lists the background metrics" || fail "terminal table lacks bg_work_per_s/game_cpu_s"
+	grep -q "bg_work_per_s<br>" "$T/f.html" && grep -q "informational, no verdict" "$T/f.html" &&
+		pass "HTML lists the background metrics" || fail "HTML lacks bg_work_per_s/game_cpu_s"
 else
 	echo "note: $B/framebench not built; its part is left out"
 fi

@@ -423,7 +423,9 @@ static void framebench_json(void **state)
 		" \"low1_average_fps\": 45, \"low01_percentile_fps\": 40,"
 		" \"low01_average_fps\": 35, \"min_fps\": 30, \"frametime_ms\":"
 		" {\"p50\": 16.7, \"p90\": 17, \"p99\": 20, \"p999\": 25,"
-		" \"max\": 33}}";
+		" \"max\": 33}, \"game_cpu_s\": 4.5, \"background\":"
+		" [{\"pattern\": \"hogs:2\", \"work_per_s\": 1.25},"
+		" {\"pattern\": \"browser:2\", \"work_per_s\": 0.25}]}";
 	double m[GSU_MAX_METRICS];
 	struct gs_jv *doc;
 	char err[128];
@@ -439,7 +441,25 @@ static void framebench_json(void **state)
 	NEAR(m[GSU_M_FT_P99], 20, 0);
 	NEAR(m[GSU_M_FT_P999], 25, 0);
 	assert_true(isnan(m[GSU_M_LOW1_INT])); /* comes from the CSV */
+	NEAR(m[GSU_M_BG_WORK], 1.5, 1e-12);	/* summed over the patterns */
+	NEAR(m[GSU_M_GAME_CPU], 4.5, 0);
 	gs_json_free(doc);
+	/* no background, or a pattern not measured: no figure (not 0) */
+	{
+		static const char *const none[] = {
+			"{\"background\": []}",
+			"{\"frames\": 3}",
+			"{\"background\": [{\"work_per_s\": 1}, {\"work_per_s\": null}]}",
+		};
+
+		for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+			doc = gs_json_parse(none[i], strlen(none[i]), err,
+					    sizeof(err));
+			assert_non_null(doc);
+			assert_true(isnan(gsu_framebench_bg_work(doc)));
+			gs_json_free(doc);
+		}
+	}
 	doc = gs_json_parse("{\"avg_fps\": 1}", 14, err, sizeof(err));
 	assert_int_equal(gsu_parse_framebench_json(doc, m, err, sizeof(err)),
 			 -1);
@@ -510,7 +530,9 @@ static void decide(void **state)
 
 /* Synthetic results: workload 0 (framebench kind), three schedulers:
  * baseline ~60 fps, "fast" ~66 fps, "same" ~60 fps (noise 0.5 %), plus a
- * fourth with no runs. */
+ * fourth with no runs. Background work: "fast" starves it (0.8 of the
+ * baseline's), "same" serves it better (1.2); "fast" also spends 10 % more
+ * game CPU time (informational). */
 struct synth {
 	struct gsu_suite su;
 	struct gsu_workload w[2];
@@ -523,6 +545,8 @@ static void synth_build(struct synth *y, int runs)
 	static const char *const labels[] = { "eevdf", "fast", "same <x>",
 					      "broken" };
 	static const double fps[] = { 60, 66, 60, 0 };
+	static const double bg_work[] = { 1.0, 0.8, 1.2, 0 };
+	static const double game_cpu[] = { 5.0, 5.5, 5.0, 0 };
 	struct gs_rng rng;
 
 	memset(y, 0, sizeof(*y));
@@ -574,6 +598,10 @@ static void synth_build(struct synth *y, int runs)
 				ft[i] = 1000.0 / f * (i % 50 == 3 ? 2 : 1);
 			assert_int_equal(gsu_frames_metrics(ft, 200, run), 0);
 			run->metrics[GSU_M_AVG_FPS] = f;
+			run->metrics[GSU_M_BG_WORK] =
+				bg_work[s] * (1 + 0.005 * gs_rng_normal(&rng));
+			run->metrics[GSU_M_GAME_CPU] =
+				game_cpu[s] * (1 + 0.005 * gs_rng_normal(&rng));
 			if (round == 0) /* a warm-up outlier: must not count */
 				run->metrics[GSU_M_AVG_FPS] = 1;
 		}
@@ -619,6 +647,19 @@ static void verdicts(void **state)
 	assert_int_equal(c->verdict, GSU_BETTER);
 	c = gsu_table_cell(&t, 0, GSU_M_AVG_FPS, 2);
 	assert_int_equal(c->verdict, GSU_SAME);
+	/* background work: higher is better */
+	c = gsu_table_cell(&t, 0, GSU_M_BG_WORK, 1);
+	NEAR(c->ratio, 0.8, 0.02);
+	assert_int_equal(c->verdict, GSU_WORSE);
+	c = gsu_table_cell(&t, 0, GSU_M_BG_WORK, 2);
+	assert_int_equal(c->verdict, GSU_BETTER);
+	/* game CPU time: a clear difference, but no verdict either way */
+	c = gsu_table_cell(&t, 0, GSU_M_GAME_CPU, 1);
+	NEAR(c->ratio, 1.1, 0.02);
+	assert_true(c->p_value < 0.01);
+	assert_int_equal(c->verdict, GSU_INFORMATIONAL);
+	assert_int_equal(gsu_table_cell(&t, 0, GSU_M_GAME_CPU, 0)->verdict,
+			 GSU_INFORMATIONAL);
 	c = gsu_table_cell(&t, 0, GSU_M_AVG_FPS, 3);
 	assert_int_equal(c->n, 0);
 	assert_int_equal(c->verdict, GSU_NO_DATA);
@@ -689,6 +730,20 @@ static void outputs(void **state)
 	assert_string_equal(gs_json_str_at(doc, "workloads.fb.metrics."
 						"frametime_p99_ms.better"),
 			    "lower");
+	assert_string_equal(gs_json_str_at(doc, "workloads.fb.metrics."
+						"bg_work_per_s.better"),
+			    "higher");
+	assert_string_equal(
+		gs_json_str_at(doc, "workloads.fb.metrics.bg_work_per_s."
+				    "schedulers.fast.verdict"), "worse");
+	assert_string_equal(gs_json_str_at(doc, "workloads.fb.metrics."
+						"game_cpu_s.better"),
+			    "none");
+	assert_string_equal(
+		gs_json_str_at(doc, "workloads.fb.metrics.game_cpu_s."
+				    "schedulers.fast.verdict"), "informational");
+	assert_true(gs_json_num_at(doc, "workloads.fb.metrics.game_cpu_s."
+					"schedulers.fast.ratio", 0) > 1.05);
 	assert_non_null(gs_json_path(doc, "workloads.fb.metrics.avg_fps."
 					  "schedulers.same <x>.median"));
 	assert_int_equal(gs_json_path(doc, "workloads.fb.metrics.avg_fps."
@@ -716,6 +771,10 @@ static void outputs(void **state)
 	assert_non_null(strstr(html, "frame-time CDF"));
 	assert_non_null(strstr(html, "<polyline"));
 	assert_non_null(strstr(html, "low1_average_fps (fps, higher is"));
+	assert_non_null(strstr(html, "bg_work_per_s<br><span class=\"dim\">"
+				     "work/s, higher is better"));
+	assert_non_null(strstr(html, "game_cpu_s<br><span class=\"dim\">s, "
+				     "informational, no verdict"));
 	assert_non_null(strstr(html, "same &lt;x&gt;")); /* escaped */
 	assert_null(strstr(html, "same <x>"));
 	/* self-contained: the only URL is the SVG namespace */
@@ -728,6 +787,10 @@ static void outputs(void **state)
 	gsu_out_text(mem, &y.r, &t);
 	fclose(mem);
 	assert_non_null(strstr(text, "avg_fps (higher)"));
+	assert_non_null(strstr(text, "bg_work_per_s (higher)"));
+	assert_non_null(strstr(text, "game_cpu_s (info)"));
+	assert_non_null(strstr(text, "informational"));
+	assert_null(strstr(text, "informational (too few"));
 	assert_non_null(strstr(text, "better"));
 	assert_non_null(strstr(text, "skipped: schbench not installed"));
 	assert_non_null(strstr(text, "1 scheduler ejected"));
