@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
 #include "import.h"
 #include "tracefile.h"
 #include "util.h"
@@ -39,7 +38,8 @@ int ft_cmd_import(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:f:qh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:f:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'f':
@@ -56,9 +56,11 @@ int ft_cmd_import(int argc, char **argv)
 			break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: gs_die_bad_option(c, argv);
 		}
 	}
+	if (optind < argc - 1)
+		gs_die_extra_argument(argv[optind + 1]);
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -70,7 +72,7 @@ int ft_cmd_import(int argc, char **argv)
 		char *buf;
 		size_t len;
 
-		if (ft_slurp(argv[optind], &buf, &len, err, sizeof(err)))
+		if (gs_read_file(argv[optind], 0, &buf, &len, err, sizeof(err)))
 			gs_die(EXIT_USAGE, "%s", err);
 		rc = ft_import_mem(buf, len, argv[optind], fmt, &t, err,
 				   sizeof(err));

@@ -67,7 +67,8 @@ int ft_cmd_report(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'H': html = optarg; break;
@@ -79,9 +80,11 @@ int ft_cmd_report(int argc, char **argv)
 		case 'p': ro.pid = (uint32_t)gs_opt_u64("--pid", optarg, 1, UINT32_MAX); break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: gs_die_bad_option(c, argv);
 		}
 	}
+	if (optind < argc - 1)
+		gs_die_extra_argument(argv[optind + 1]);
 	if (optind != argc - 1) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -326,15 +326,18 @@ int ft_cmd_export(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': out = optarg; break;
 		case 'j': json = true; break;
 		case 'm': max_flows = gs_opt_u64("--max-flows", optarg, 0, 100000000); break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: gs_die_bad_option(c, argv);
 		}
 	}
+	if (optind < argc - 1)
+		gs_die_extra_argument(argv[optind + 1]);
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return EXIT_USAGE;

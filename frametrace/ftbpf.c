@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 
 #include "bpf/frametrace.skel.h"
+#include "sysinfo.h"
 
 static int verbosity;
 
@@ -36,31 +37,8 @@ void ft_bpf_log_level(int verbose)
 
 int ft_tracefs(char *path, size_t len)
 {
-	FILE *m = fopen("/proc/mounts", "r");
-	char dev[256], dir[256], type[64];
-	static const char *const cands[] = { "/sys/kernel/tracing",
-					     "/sys/kernel/debug/tracing" };
-	char p[300];
-
-	if (m) {
-		while (fscanf(m, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
-			if (!strcmp(type, "tracefs")) {
-				snprintf(p, sizeof(p), "%s/trace_marker", dir);
-				if (!access(p, F_OK)) {
-					snprintf(path, len, "%s", dir);
-					fclose(m);
-					return 0;
-				}
-			}
-		fclose(m);
-	}
-	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
-		snprintf(p, sizeof(p), "%s/trace_marker", cands[i]);
-		if (!access(p, F_OK)) {
-			snprintf(path, len, "%s", cands[i]);
-			return 0;
-		}
-	}
+	if (!gs_tracefs_dir(path, len))
+		return 0;
 	/* not mounted: mount it where the kernel expects it (root only) */
 	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
 		snprintf(path, len, "/sys/kernel/tracing");

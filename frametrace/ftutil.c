@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ftutil.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 void ft_map_init(struct ft_map *m)
 {
@@ -106,44 +103,5 @@ int ft_grow(void **p, size_t *cap, size_t need, size_t elem)
 		return -1;
 	*p = np;
 	*cap = nc;
-	return 0;
-}
-
-int ft_slurp(const char *path, char **buf, size_t *len, char *err,
-	     size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	char *b;
-	size_t n;
-
-	*buf = NULL;
-	*len = 0;
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		fclose(f);
-		return -1;
-	}
-	n = (size_t)st.st_size;
-	b = malloc(n + 1);
-	if (!b) {
-		snprintf(err, errlen, "%s: out of memory (%zu bytes)", path, n);
-		fclose(f);
-		return -1;
-	}
-	if (n && fread(b, 1, n, f) != n) {
-		snprintf(err, errlen, "%s: read error", path);
-		free(b);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
 	return 0;
 }

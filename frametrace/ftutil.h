@@ -32,11 +32,6 @@ int ft_grow(void **p, size_t *cap, size_t need, size_t elem);
 #define FT_VEC_RESERVE(p, n, cap) \
 	ft_grow((void **)&(p), &(cap), (n) + 1, sizeof(*(p)))
 
-/* Reads a whole regular file into *buf (NUL-terminated, *len bytes
- * without it). 0, or -1 with "path: why" in err. */
-int ft_slurp(const char *path, char **buf, size_t *len, char *err,
-	     size_t errlen);
-
 static inline uint64_t ft_hash64(uint64_t x)
 {
 	x ^= x >> 33;

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "finish.h"
-#include "ftutil.h"
 #include "importer.h"
 #include "tracefile.h"
+#include "util.h"
 
 const char *ft_fmt_name(enum ft_fmt f)
 {
@@ -212,7 +212,7 @@ int ft_load(const char *path, struct ft_trace *t, char *err, size_t errlen)
 	int rc;
 
 	ft_trace_init(t);
-	if (ft_slurp(path, &buf, &len, err, errlen))
+	if (gs_read_file(path, 0, &buf, &len, err, errlen))
 		return -1;
 	rc = ft_load_mem(buf, len, path, t, err, errlen);
 	free(buf);

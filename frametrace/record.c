@@ -182,7 +182,8 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 	o->drain_ms = 25;
 	o->ring_mb = 16;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:d:qvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:d:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
 		case 'd':
@@ -201,7 +202,7 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: gs_die_bad_option(c, argv);
 		}
 	}
 	if ((o->ring_mb & (o->ring_mb - 1)))

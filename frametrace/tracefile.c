@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "finish.h"
-#include "ftutil.h"
+#include "util.h"
 
 /* ---- CRC-32 (IEEE) -------------------------------------------------- */
 
@@ -586,7 +586,7 @@ int ft_trace_read(const char *path, struct ft_trace *t, char *err,
 	int rc;
 
 	ft_trace_init(t);
-	if (ft_slurp(path, &buf, &len, err, errlen))
+	if (gs_read_file(path, 0, &buf, &len, err, errlen))
 		return -1;
 	rc = ft_trace_read_mem(buf, len, path, t, err, errlen);
 	free(buf);

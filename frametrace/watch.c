@@ -241,7 +241,8 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 	o->ring_slots = 262144;
 	o->feed_dir = "/dev/shm";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:d:qvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:d:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->dir = optarg; break;
 		case 'P': o->pre_ns = gs_opt_duration_ns("--pre", optarg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
@@ -271,7 +272,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: gs_die_bad_option(c, argv);
 		}
 	}
 	if (o->ring_slots & (o->ring_slots - 1))

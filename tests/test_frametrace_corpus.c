@@ -20,6 +20,7 @@
 #define FT_FUZZ_TEXT_ENTRY fuzz_text_one
 #include "fuzz/fuzz_trace.c"
 #include "fuzz/fuzz_text.c"
+#include "util.h"
 
 static size_t replay(const char *dir, int (*fn)(const uint8_t *, size_t))
 {
@@ -30,26 +31,23 @@ static size_t replay(const char *dir, int (*fn)(const uint8_t *, size_t))
 	if (!d)
 		fail_msg("%s: cannot open the corpus", dir);
 	while ((de = readdir(d))) {
-		char path[4096];
-		FILE *f;
-		long len;
+		char path[4096], err[4200], *text;
+		size_t len;
 		uint8_t *buf;
 
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		f = fopen(path, "rb");
-		if (!f)
-			continue;
-		fseek(f, 0, SEEK_END);
-		len = ftell(f);
-		rewind(f);
-		buf = malloc(len > 0 ? (size_t)len : 1);
+		if (gs_read_file(path, 0, &text, &len, err, sizeof(err)))
+			fail_msg("%s", err);
+		/* exactly len bytes, as libFuzzer passes them: under ASan a
+		 * read past the input's end must not land in the reader's
+		 * NUL and spare room */
+		buf = malloc(len ? len : 1);
 		assert_non_null(buf);
-		if (len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
-			fail_msg("%s: read error", path);
-		fclose(f);
-		fn(buf, len > 0 ? (size_t)len : 0);
+		memcpy(buf, text, len);
+		free(text);
+		fn(buf, len);
 		free(buf);
 		n++;
 	}

@@ -24,23 +24,7 @@
 #include "model.h"
 #include "test_frametrace.h"
 #include "tracefile.h"
-
-static char *slurp(FILE *f, size_t *len)
-{
-	char *buf;
-	long n;
-
-	fflush(f);
-	n = ftell(f);
-	assert_true(n >= 0);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
+#include "util.h"
 
 /* ---- trace file ------------------------------------------------------ */
 
@@ -98,16 +82,12 @@ static void *file_bytes(const struct ft_trace *t, size_t *len)
 {
 	char err[512], path[] = "/tmp/ft_test_XXXXXX";
 	int fd = mkstemp(path);
-	FILE *f;
 	char *buf;
 
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(ft_trace_write(t, path, err, sizeof(err)), 0);
-	f = fopen(path, "rb");
-	fseek(f, 0, SEEK_END);
-	buf = slurp(f, len);
-	fclose(f);
+	assert_int_equal(gs_read_file(path, 0, &buf, len, err, sizeof(err)), 0);
 	unlink(path);
 	return buf;
 }
