@@ -5,7 +5,7 @@
  * calls, and per-task statistics. The report, the slow-frame explainer,
  * the exporters and the flight recorder's notes all read this.
  *
- * Definitions (README "frametrace report"):
+ * Definitions (docs/frametrace.md, "Report"):
  *  - run burst: one stay on a CPU, switch-in to switch-out;
  *  - runnable wait ("wake-up latency"): runnable -> running, whether the
  *    task became runnable by a wake-up or by being preempted (the same

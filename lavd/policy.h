@@ -46,12 +46,12 @@
 #define LAVD_LC_RUNTIME_UNIT	(500ULL * LAVD_NSEC_PER_USEC)
 
 /*
- * Context boosts added to the weight multiplier. docs/lavd.md calls them
- * "units of 1/1024", but the typical values it quotes (1521 for a 120 Hz
- * game thread on wakeup, 2304 for a 1 kHz irq-woken thread) only come out
- * when they are added to 1 as plain integers, as the reference does: a
- * plain wakeup multiplies the weight by 129. We follow the arithmetic that
- * produces the documented values; tests/test_lavd_policy.c derives them.
+ * Context boosts added to the weight multiplier as plain integers, as the
+ * reference's code adds them: a plain wakeup multiplies the weight by 129.
+ * Descriptions of the reference call them "units of 1/1024", but the
+ * typical values docs/lavd.md quotes (1521 for a 120 Hz game thread on
+ * wakeup, 2304 for a 1 kHz irq-woken thread) only come out this way;
+ * tests/test_lavd_policy.c derives them.
  */
 #define LAVD_BOOST_REGULAR	128ULL
 #define LAVD_BOOST_MEDIUM	(2 * LAVD_BOOST_REGULAR)

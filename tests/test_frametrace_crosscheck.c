@@ -14,7 +14,7 @@
  *   perf script --ns > frametrace-perf-sched.txt
  *   perf sched latency -p > frametrace-perf-sched-latency.txt
  *
- * Rules (README "Cross-check with perf sched latency"):
+ * Rules (docs/frametrace.md, "Cross-check with perf sched latency"):
  *  - runtime: every task within 1 % (or 0.002 ms, perf prints 3 decimals);
  *  - switches: every task with 20 or more switches whose switches
  *    frametrace did not have to repair within 1 % (or one switch); perf

@@ -48,7 +48,8 @@ static void fill_count(void **state)
 	/* little CPUs cover half as much */
 	assert_int_equal(lavd_cc_fill(300, little_first, 4), 2);
 	assert_int_equal(lavd_cc_fill(512 + 1, little_first, 4), 3);
-	/* an idle 4-CPU machine: 1 CPU; the README's heavy case: all */
+	/* an idle 4-CPU machine: 1 CPU; the heavy case of docs/results.md
+	 * ("Core compaction across loads"): all */
 	assert_int_equal(lavd_cc_fill(lavd_req_capacity(40), eight_big, 4), 1);
 	assert_int_equal(lavd_cc_fill(lavd_req_capacity(4 * 1024), eight_big, 4), 4);
 	/* step caps a bogus capacity at one CPU */
