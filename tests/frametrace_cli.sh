@@ -26,18 +26,20 @@ expect 2 "usage: frametrace COMMAND"
 expect 2 "unknown command 'frob'" frob
 expect 0 "" --help
 expect 2 "usage: frametrace import" import "$FX"
-# getopt's complaints, worded as in every program of the project
+# getopt's complaints, worded as in every program of the project; watch
+# gets -o in $T so that a check that stopped failing (watch would start as
+# root) writes nothing into the working directory
 expect 2 "frametrace: unknown option '--bogus' (see --help)" report --bogus "$FX"
 expect 2 "frametrace: unknown option '-Z' (see --help)" import -Z -o "$T/z.ftr" "$FX"
 expect 2 "frametrace: option '--top' needs a value (see --help)" report --top
 expect 2 "frametrace: option '--json' takes no value (see --help)" report --json=1 "$FX"
 expect 2 "frametrace: unexpected argument 'extra' (see --help)" report "$FX" extra
 expect 2 "frametrace: unexpected argument 'more' (see --help)" export --perfetto "$T/z.txt" "$FX" more
-expect 2 "frametrace: option '--pre' needs a value (see --help)" watch --pre
+expect 2 "frametrace: option '--pre' needs a value (see --help)" watch -o "$T/w" --pre
 expect 2 "frametrace: unknown option '--bogus' (see --help)" record --bogus -o "$T/z.ftr"
 expect 2 "option --top: expected" report --top 0 "$FX"
-expect 2 "option --frame-ms: expected" watch --frame-ms -3
-expect 2 "option --ring-slots: expected a power of two" watch --ring-slots 3000
+expect 2 "option --frame-ms: expected" watch -o "$T/w" --frame-ms -3
+expect 2 "option --ring-slots: expected a power of two" watch -o "$T/w" --ring-slots 3000
 expect 2 "$T/nope.txt: No such file or directory" report "$T/nope.txt"
 expect 2 "usage: frametrace export" export "$FX"
 
