@@ -575,7 +575,17 @@ const struct gs_jv *gs_json_path(const struct gs_jv *v, const char *path)
 			return NULL;
 		memcpy(part, path, n);
 		part[n] = '\0';
-		v = gs_json_get(v, part);
+		if (v->type == GS_JARR) {
+			char *end;
+			unsigned long i = strtoul(part, &end, 10);
+
+			if (!n || *end || part[0] == '-' || part[0] == '+' ||
+			    i >= v->len)
+				return NULL;
+			v = v->items[i];
+		} else {
+			v = gs_json_get(v, part);
+		}
 		path += n + (dot ? 1 : 0);
 	}
 	return v;

@@ -67,7 +67,8 @@ void gs_json_free(struct gs_jv *v);
 
 /* Member of an object (NULL if absent or v is not an object). */
 const struct gs_jv *gs_json_get(const struct gs_jv *v, const char *key);
-/* Follows a dotted path such as "frametime_ms.p99". */
+/* Follows a dotted path such as "frametime_ms.p99"; in an array a part
+ * is an index from 0 ("background.0.work_per_s"). NULL if absent. */
 const struct gs_jv *gs_json_path(const struct gs_jv *v, const char *path);
 /* Number at a dotted path, or dflt when absent / not a number. */
 double gs_json_num_at(const struct gs_jv *v, const char *path, double dflt);

@@ -221,6 +221,13 @@ static void json_round_trip(void **state)
 	assert_int_equal(gs_json_get(v, "list")->items[2]->type, GS_JNULL);
 	assert_int_equal(gs_json_get(v, "empty")->len, 0);
 	assert_null(gs_json_path(v, "frametime_ms.p42"));
+	/* in an array a part is an index */
+	assert_int_equal(gs_json_path(v, "list.0")->type, GS_JNUM);
+	assert_int_equal(gs_json_path(v, "list.2")->type, GS_JNULL);
+	assert_null(gs_json_path(v, "list.3"));
+	assert_null(gs_json_path(v, "list.-1"));
+	assert_null(gs_json_path(v, "list.x"));
+	assert_null(gs_json_path(v, "empty.0"));
 	gs_json_free(v);
 	free(buf);
 }

@@ -7,8 +7,6 @@
  * Exit 0 when all paths exist, 1 when one is missing, 2 on a parse error.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "json.h"
 #include "util.h"
@@ -25,35 +23,6 @@ static void print_value(const struct gs_jv *v)
 	}
 }
 
-/* gs_json_path, plus array indexes (lib's reader knows objects only). */
-static const struct gs_jv *value_at(const struct gs_jv *v, const char *path)
-{
-	char part[128];
-
-	while (v && *path) {
-		const char *dot = strchr(path, '.');
-		size_t n = dot ? (size_t)(dot - path) : strlen(path);
-
-		if (n >= sizeof(part))
-			return NULL;
-		memcpy(part, path, n);
-		part[n] = '\0';
-		if (v->type == GS_JARR) {
-			char *end;
-			unsigned long i = strtoul(part, &end, 10);
-
-			if (!n || *end || part[0] == '-' || part[0] == '+' ||
-			    i >= v->len)
-				return NULL;
-			v = v->items[i];
-		} else {
-			v = gs_json_get(v, part);
-		}
-		path += n + (dot ? 1 : 0);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	char err[512];
@@ -67,7 +36,7 @@ int main(int argc, char **argv)
 	if (!doc)
 		gs_die(EXIT_USAGE, "%s", err);
 	for (int i = 2; i < argc; i++) {
-		const struct gs_jv *v = value_at(doc, argv[i]);
+		const struct gs_jv *v = gs_json_path(doc, argv[i]);
 
 		if (!v) {
 			gs_warn("%s: no value at '%s'", argv[1], argv[i]);
