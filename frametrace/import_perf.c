@@ -2,70 +2,51 @@
 /* The header of a `perf script` event line (importer.h). */
 #include "importer.h"
 
-#include <ctype.h>
 #include <string.h>
 
 int ft_perf_parse_header(char *line, struct ft_text_hdr *h)
 {
-	memset(h, 0, sizeof(*h));
-	for (char *b = strchr(line, '['); b; b = strchr(b + 1, '[')) {
-		char *q = b + 1, *pre_end, *tokstart;
-		size_t n;
+	char *pre_end = ft_text_hdr_cpu(line, false, h), *tokstart, *slash;
+	char *cs = line, *ce;
+	size_t n;
 
-		if (b != line && b[-1] != ' ')
-			continue;
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (q == b + 1 || *q != ']' || q - b > 6)
-			continue;
-		if (ft_text_hdr_tail(q + 1, false, h))
-			continue;
-		h->cpu = ft_digits_u64(b + 1, (size_t)(q - b - 1));
-		/* before '[': [comm ]tid or [comm ]pid/tid */
-		pre_end = b;
-		while (pre_end > line && pre_end[-1] == ' ')
-			pre_end--;
-		tokstart = pre_end;
-		while (tokstart > line && tokstart[-1] != ' ')
-			tokstart--;
-		n = (size_t)(pre_end - tokstart);
-		if (!n)
+	if (!pre_end)
+		return -1;
+	/* before '[': [comm ]tid or [comm ]pid/tid */
+	while (pre_end > line && pre_end[-1] == ' ')
+		pre_end--;
+	tokstart = pre_end;
+	while (tokstart > line && tokstart[-1] != ' ')
+		tokstart--;
+	n = (size_t)(pre_end - tokstart);
+	if (!n)
+		return -1;
+	slash = memchr(tokstart, '/', n);
+	if (slash) {
+		size_t a = (size_t)(slash - tokstart);
+
+		if (!ft_all_digits(tokstart, a) ||
+		    !ft_all_digits(slash + 1, n - a - 1))
 			return -1;
-		{
-			char *slash = memchr(tokstart, '/', n);
-
-			if (slash) {
-				size_t a = (size_t)(slash - tokstart);
-
-				if (!ft_all_digits(tokstart, a) ||
-				    !ft_all_digits(slash + 1, n - a - 1))
-					return -1;
-				h->pid = ft_digits_u64(tokstart, a);
-				h->tid = ft_digits_u64(slash + 1, n - a - 1);
-			} else if (n == 2 && !memcmp(tokstart, "-1", 2)) {
-				/* perf could not tell the task: keep the
-				 * line, its fields say what it is about */
-				h->tid = 0;
-			} else {
-				if (!ft_all_digits(tokstart, n))
-					return -1;
-				h->tid = ft_digits_u64(tokstart, n);
-			}
-		}
-		{
-			char *cs = line, *ce = tokstart;
-
-			while (*cs == ' ')
-				cs++;
-			while (ce > cs && ce[-1] == ' ')
-				ce--;
-			n = (size_t)(ce - cs);
-			if (n >= sizeof(h->comm))
-				n = sizeof(h->comm) - 1;
-			memcpy(h->comm, cs, n);
-			h->comm[n] = '\0';
-		}
-		return 0;
+		h->pid = ft_digits_u64(tokstart, a);
+		h->tid = ft_digits_u64(slash + 1, n - a - 1);
+	} else if (n == 2 && !memcmp(tokstart, "-1", 2)) {
+		/* perf could not tell the task: keep the line, its fields
+		 * say what it is about */
+		h->tid = 0;
+	} else {
+		if (!ft_all_digits(tokstart, n))
+			return -1;
+		h->tid = ft_digits_u64(tokstart, n);
 	}
-	return -1;
+	while (*cs == ' ')
+		cs++;
+	for (ce = tokstart; ce > cs && ce[-1] == ' '; ce--)
+		;
+	n = (size_t)(ce - cs);
+	if (n >= sizeof(h->comm))
+		n = sizeof(h->comm) - 1;
+	memcpy(h->comm, cs, n);
+	h->comm[n] = '\0';
+	return 0;
 }

@@ -37,6 +37,27 @@ int ft_parse_ts(const char *s, size_t len, uint64_t *ns)
 	return 0;
 }
 
+char *ft_text_hdr_cpu(char *line, bool ftrace, struct ft_text_hdr *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (char *b = strchr(line, '['); b; b = strchr(b + 1, '[')) {
+		char *q = b + 1;
+
+		/* after a space; perf's may also start the line */
+		if (b == line ? ftrace : b[-1] != ' ')
+			continue;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q == b + 1 || *q != ']' || q - b > 6)
+			continue;
+		if (ft_text_hdr_tail(q + 1, ftrace, h))
+			continue;
+		h->cpu = ft_digits_u64(b + 1, (size_t)(q - b - 1));
+		return b;
+	}
+	return NULL;
+}
+
 int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h)
 {
 	const char *tok, *e;

@@ -66,6 +66,13 @@ static inline uint64_t ft_digits_u64(const char *s, size_t n)
 	return v;
 }
 
+/*
+ * The "[cpu]" field of a perf (ftrace false) or ftrace text event line:
+ * h cleared, then the first field of 1 to 5 digits whose tail parses
+ * (ft_text_hdr_tail) sets h's cpu, ts, event and args. Returns its '[',
+ * or NULL; what stands before it is the caller's.
+ */
+char *ft_text_hdr_cpu(char *line, bool ftrace, struct ft_text_hdr *h);
 /* After "[cpu]" of a text event line: [flags] timestamp ": " event ":"
  * args. flags_allowed: ftrace has an irq-flags column, perf does not. */
 int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h);

@@ -449,6 +449,20 @@ static int read_strings(struct ft_trace *t, const uint8_t *p, uint64_t clen,
 	return 0;
 }
 
+/* A chunk of count fixed-size records is count * size bytes long; when
+ * not, a warning naming the chunk, which is then skipped. */
+static bool records_fit(struct ft_trace *t, const char *name, size_t off,
+			uint32_t type, uint64_t clen, uint32_t count, size_t size,
+			const char *records)
+{
+	if (clen == (uint64_t)count * size)
+		return true;
+	warn_once(t, "%s: offset %zu: %s chunk length %" PRIu64
+		  " does not match %u %s", name, off, chunk_name(type), clen,
+		  count, records);
+	return false;
+}
+
 /* One chunk whose checksum matched, at offset off. Problems with it are
  * warnings; -1 only when memory runs out. */
 static int read_chunk(struct ft_trace *t, const char *name, size_t off,
@@ -462,32 +476,17 @@ static int read_chunk(struct ft_trace *t, const char *name, size_t off,
 		read_meta(t, (const char *)p, (size_t)clen);
 		return 0;
 	case FT_CHUNK_EVENTS:
-		if (clen != (uint64_t)count * sizeof(struct ft_ev)) {
-			warn_once(t,
-				  "%s: offset %zu: EVENTS chunk length "
-				  "%" PRIu64 " does not match %u events",
-				  name, off, clen, count);
-			return 0;
-		}
-		return read_events(t, p, count);
+		return records_fit(t, name, off, type, clen, count,
+				   sizeof(struct ft_ev), "events") ?
+		       read_events(t, p, count) : 0;
 	case FT_CHUNK_TASKS:
-		if (clen != (uint64_t)count * sizeof(struct ft_task_rec)) {
-			warn_once(t,
-				  "%s: offset %zu: TASKS chunk length "
-				  "%" PRIu64 " does not match %u tasks",
-				  name, off, clen, count);
-			return 0;
-		}
-		return read_tasks(t, p, count);
+		return records_fit(t, name, off, type, clen, count,
+				   sizeof(struct ft_task_rec), "tasks") ?
+		       read_tasks(t, p, count) : 0;
 	case FT_CHUNK_FRAMES:
-		if (clen != (uint64_t)count * sizeof(struct ft_frame)) {
-			warn_once(t,
-				  "%s: offset %zu: FRAMES chunk length "
-				  "%" PRIu64 " does not match %u frames",
-				  name, off, clen, count);
-			return 0;
-		}
-		return read_frames(t, p, count);
+		return records_fit(t, name, off, type, clen, count,
+				   sizeof(struct ft_frame), "frames") ?
+		       read_frames(t, p, count) : 0;
 	case FT_CHUNK_STRINGS:
 		if (read_strings(t, p, clen, count, &got))
 			return -1;

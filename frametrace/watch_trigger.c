@@ -4,24 +4,17 @@
 #include "watch.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ftutil.h"
-
-static int dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "stats.h"
 
 static double median_of(const struct ft_frame_src *s)
 {
 	double tmp[FT_MEDIAN_WIN];
 
 	memcpy(tmp, s->win, s->n * sizeof(double));
-	qsort(tmp, s->n, sizeof(double), dcmp);
+	gs_sort_doubles(tmp, s->n);
 	return s->n ? tmp[s->n / 2] : 0;
 }
 
