@@ -58,19 +58,35 @@ char *ft_text_hdr_cpu(char *line, bool ftrace, struct ft_text_hdr *h)
 	return NULL;
 }
 
+/* The next token after spaces, up to a space or the end: its start, its
+ * length in *n; *p moves past it. */
+static const char *next_token(const char **p, size_t *n)
+{
+	const char *s = *p, *tok;
+
+	while (*s == ' ')
+		s++;
+	tok = s;
+	while (*s && *s != ' ')
+		s++;
+	*n = (size_t)(s - tok);
+	*p = s;
+	return tok;
+}
+
+/* "SECONDS.FRACTION:" into h->ts */
+static bool ts_token(const char *tok, size_t n, struct ft_text_hdr *h)
+{
+	return n >= 2 && tok[n - 1] == ':' && !ft_parse_ts(tok, n - 1, &h->ts);
+}
+
 int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h)
 {
 	const char *tok, *e;
 	size_t n;
 
-	while (*p == ' ')
-		p++;
-	tok = p;
-	while (*p && *p != ' ')
-		p++;
-	n = (size_t)(p - tok);
-	if (!(n >= 2 && tok[n - 1] == ':' && isdigit((unsigned char)tok[0]) &&
-	      !ft_parse_ts(tok, n - 1, &h->ts))) {
+	tok = next_token(&p, &n);
+	if (!ts_token(tok, n, h)) {
 		if (!flags_allowed || n > 5 || !n)
 			return -1;
 		for (size_t i = 0; i < n; i++)
@@ -78,13 +94,8 @@ int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h)
 				return -1;
 		if (n >= 3 && strchr("hsHzZ", tok[2]))
 			h->irq = true;
-		while (*p == ' ')
-			p++;
-		tok = p;
-		while (*p && *p != ' ')
-			p++;
-		n = (size_t)(p - tok);
-		if (n < 2 || tok[n - 1] != ':' || ft_parse_ts(tok, n - 1, &h->ts))
+		tok = next_token(&p, &n);
+		if (!ts_token(tok, n, h))
 			return -1;
 	}
 	while (*p == ' ')
