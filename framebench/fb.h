@@ -15,8 +15,9 @@
 
 #include "profile.h"
 #include "stats.h"
+#include "version.h"
 
-#define FB_VERSION "0.1.0"
+#define FB_VERSION GS_VERSION	/* lib/version.h */
 
 #define FB_SLOTS 16		/* per-frame slots; > FB_MAX_IN_FLIGHT */
 #define FB_REC_CAP 16384	/* frame records between presenter and collector */

@@ -23,8 +23,9 @@
 #include <stdio.h>
 
 #include "sysinfo.h"
+#include "version.h"
 
-#define GSU_VERSION "1.0"
+#define GSU_VERSION GS_VERSION	/* lib/version.h */
 #define GSU_MAX_METRICS 12
 #define GSU_MAX_BG 8
 #define GSU_NAME_MAX 64

@@ -141,7 +141,7 @@ static void usage(FILE *f)
 
 static _Noreturn void print_version(void)
 {
-	printf("gamesuite %s\n", GSU_VERSION);
+	printf("gamesuite %s (gamesched)\n", GSU_VERSION);
 	exit(EXIT_OK);
 }
 

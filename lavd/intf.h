@@ -13,9 +13,10 @@
 #ifndef __bpf__
 #include <linux/types.h>
 #endif
+#include "version.h"
 
 #define LAVD_NAME		"lavd"
-#define LAVD_VERSION		"0.1.0"
+#define LAVD_VERSION		GS_VERSION	/* lib/version.h */
 
 /* Sizes of the topology tables the loader fills before load. */
 #define LAVD_MAX_CPUS		512
