@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datadir.h"
 #include "rng.h"
 #include "util.h"
 
@@ -691,6 +692,16 @@ int fb_profile_resolve(const char *arg, struct fb_profile *p, char *err,
 	}
 	if (strchr(arg, '/') || strstr(arg, ".profile"))
 		return fb_profile_load_file(arg, p, err, errlen);
+	/* a name that is not built in: profiles/NAME.profile in the data
+	 * directory (lib/datadir.h), e.g. one added to an install */
+	if (strlen(arg) < 64) {
+		char rel[96], src[128], path[4096];
+
+		snprintf(rel, sizeof(rel), "profiles/%s.profile", arg);
+		snprintf(src, sizeof(src), "framebench/profiles/%s.profile", arg);
+		if (!gs_data_find(rel, src, path, sizeof(path)))
+			return fb_profile_load_file(path, p, err, errlen);
+	}
 	{
 		size_t off = (size_t)snprintf(
 			err, errlen, "unknown profile '%s': expected one of", arg);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "proc.h"
 #include "util.h"
 
@@ -276,6 +277,13 @@ static int finish_workload(struct pctx *c, struct gsu_suite *s,
 					break;
 				}
 			}
+			/* ... else the one installed with the suites */
+			if (!w->mangohud_conf[0] &&
+			    gs_data_find("MangoHud.conf",
+					 "gamesuite/MangoHud.conf",
+					 w->mangohud_conf,
+					 sizeof(w->mangohud_conf)))
+				w->mangohud_conf[0] = '\0';
 			if (!w->mangohud_conf[0])
 				return perr(c, "game workload '%s': no "
 					       "MangoHud.conf next to the "
@@ -386,15 +394,43 @@ fail:
 	return -1;
 }
 
+/* A bare NAME that is no file here: the shipped suite suites/NAME or
+ * suites/NAME.suite in the data directory (lib/datadir.h). */
+static FILE *open_shipped_suite(const char *name, char *path, size_t len)
+{
+	static const char *const fmt[] = { "%s%s", "%s%s.suite" };
+
+	if (strchr(name, '/') || strlen(name) > 200)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(fmt); i++) {
+		char rel[256], src[256];
+
+		snprintf(rel, sizeof(rel), fmt[i], "suites/", name);
+		snprintf(src, sizeof(src), fmt[i], "gamesuite/suites/", name);
+		if (!gs_data_find(rel, src, path, len))
+			return fopen(path, "r");
+	}
+	return NULL;
+}
+
 int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 		   size_t errlen)
 {
 	FILE *f = fopen(path, "r");
+	char shipped[sizeof(s->path)];
 	int rc;
 
+	if (!f && errno == ENOENT) {
+		f = open_shipped_suite(path, shipped, sizeof(shipped));
+		if (f)
+			path = shipped;
+		else
+			errno = ENOENT;
+	}
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 strerror(errno));
+		snprintf(err, errlen, "%s: cannot open: %s%s", path,
+			 strerror(errno), strchr(path, '/') ? "" :
+			 " (and no shipped suite of that name)");
 		memset(s, 0, sizeof(*s));
 		return -1;
 	}
