@@ -11,6 +11,9 @@
 #   make vm-test    boot the sched_ext kernel under qemu and test lavd in it
 #   make vm-test-topo  the same on a shaped 2-socket machine (domains, energy)
 #   make vm-demo    framebench under the default scheduler vs lavd, in the VM
+#   make install    programs, data, man pages, lavd.service, completions
+#                   (PREFIX, DESTDIR, ...: dist/module.mk, docs/install.md);
+#                   make uninstall removes them
 
 BUILD ?= build
 CC ?= gcc
@@ -32,6 +35,11 @@ BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 \
 	-fms-extensions -Wno-microsoft-anon-tag -Wall -Werror \
 	-I$(BUILD)/bpf -Ilib -I/usr/include/x86_64-linux-gnu
 BPF_LDLIBS := -lbpf -lelf -lz
+# LIBBPF_STATIC=1: libbpf linked statically, the rest dynamically (the
+# Debian package: bookworm's own libbpf1 is 1.1; docs/install.md)
+ifeq ($(LIBBPF_STATIC),1)
+BPF_LDLIBS := -l:libbpf.a -lelf -lz
+endif
 
 PROGRAMS :=
 TESTS :=
@@ -88,6 +96,7 @@ include lib/module.mk
 -include gamesuite/module.mk
 include tests/module.mk
 -include vm/module.mk
+include dist/module.mk
 
 .PHONY: programs
 programs: $(PROGRAMS)

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# bash completion for lavd(8)                            -*- shell-script -*-
+# Options come from the program's own --help.
+
+_gamesched_options()
+{
+	"$@" --help 2>/dev/null |
+		grep -oE -- '(^|[][ ,(|])--?[a-zA-Z][a-zA-Z0-9-]*' |
+		sed 's/^[][ ,(|]//' | sort -u
+}
+
+_gamesched_files()
+{
+	local cur=$1 f
+	compopt -o filenames 2>/dev/null
+	while IFS= read -r f; do
+		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
+			COMPREPLY+=("$f")
+		fi
+	done < <(compgen -f -- "$cur")
+}
+
+_lavd()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	--topology|--power-profile-file)
+		_gamesched_files "$cur"
+		return ;;
+	--sysfs-root)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
+	--debug-preempt-kick)
+		COMPREPLY=($(compgen -W 'auto never always' -- "$cur"))
+		return ;;
+	--debug-futex-path)
+		COMPREPLY=($(compgen -W 'fexit tracepoint' -- "$cur"))
+		return ;;
+	--slice-min-us|--slice-max-us|--preempt-shift|--pinned-slice-us|--stats|\
+	--monitor|--monitor-sched-samples|--watchdog-ms|--debug-stall-after)
+		return ;;
+	esac
+	COMPREPLY=($(compgen -W "$(_gamesched_options "${COMP_WORDS[0]}")" -- "$cur"))
+}
+complete -F _lavd lavd

@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Installing like a Linux tool (docs/install.md): the man pages, lavd's
+# systemd unit and the bash completions are generated from their sources
+# with the install paths filled in; `make install` and `make uninstall`
+# with the usual variables.
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=] [BINDIR=] [SBINDIR=]
+#                [DATADIR=] [MANDIR=] [SYSCONFDIR=/etc] [SYSTEMDUNITDIR=]
+#                [BASHCOMPDIR=]
+#   make uninstall (the same variables)
+#   make version   the project version (lib/version.h)
+#
+# Install never enables or starts lavd.service.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+# /etc also under /usr/local: the unit reads $(SYSCONFDIR)/default/lavd and
+# /etc is where an administrator looks for it
+SYSCONFDIR ?= /etc
+# in systemd's unit search path for /usr/local and /usr (the Debian
+# package passes /lib/systemd/system)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# the profiles, suites and MangoHud.conf (compiled into lib/datadir.c)
+PKGDATADIR ?= $(DATADIR)/gamesched
+
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 0755
+INSTALL_DATA ?= $(INSTALL) -m 0644
+
+VERSION := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"$$/\1/p' lib/version.h)
+
+GS_BIN := framebench gamesuite
+GS_SBIN := frametrace lavd
+GS_MAN1 := framebench.1 gamesuite.1
+GS_MAN8 := frametrace.8 lavd.8
+GS_COMPLETIONS := framebench gamesuite frametrace lavd
+GS_PROFILES := $(notdir $(wildcard framebench/profiles/*.profile))
+GS_SUITES := $(notdir $(wildcard gamesuite/suites/*.suite))
+
+# The paths the generated files and the compiled-in data directory use,
+# rewritten only when one changes (so that `make install PREFIX=/usr`
+# after `make` rebuilds what depends on them, and nothing otherwise).
+GS_PATHS := $(BUILD)/dist/paths
+.PHONY: FORCE
+FORCE:
+$(GS_PATHS): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' 'VERSION=$(VERSION)' 'BINDIR=$(BINDIR)' 'SBINDIR=$(SBINDIR)' \
+		'PKGDATADIR=$(PKGDATADIR)' 'SYSCONFDIR=$(SYSCONFDIR)' \
+		'SYSTEMDUNITDIR=$(SYSTEMDUNITDIR)' 'MANDIR=$(MANDIR)' \
+		'BASHCOMPDIR=$(BASHCOMPDIR)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/lib/datadir.o: $(GS_PATHS)
+$(BUILD)/lib/datadir.o: CFLAGS += -DGS_DATADIR='"$(PKGDATADIR)"'
+
+GS_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+	-e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@SYSTEMDUNITDIR@|$(SYSTEMDUNITDIR)|g' \
+	-e 's|@MANDIR@|$(MANDIR)|g' -e 's|@BASHCOMPDIR@|$(BASHCOMPDIR)|g'
+
+GS_MANPAGES := $(addprefix $(BUILD)/man/,$(GS_MAN1) $(GS_MAN8))
+GS_UNIT := $(BUILD)/dist/lavd.service
+GS_COMPFILES := $(GS_COMPLETIONS:%=$(BUILD)/completion/%)
+GS_EXTRAS := $(GS_MANPAGES) $(GS_UNIT) $(GS_COMPFILES)
+
+$(BUILD)/man/%: man/%.in $(GS_PATHS) lib/version.h
+	@mkdir -p $(@D)
+	@echo "generate $@ from $<"
+	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
+$(GS_UNIT): dist/lavd.service.in $(GS_PATHS)
+	@mkdir -p $(@D)
+	@echo "generate $@ from $<"
+	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/%: completion/%.bash $(GS_PATHS)
+	@mkdir -p $(@D)
+	@echo "generate $@ from $<"
+	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
+
+.PHONY: extras version install uninstall
+all: extras
+extras: $(GS_EXTRAS)
+# the man page and version tests read the generated files
+TEST_TOOLS += $(GS_EXTRAS)
+
+version:
+	@echo $(VERSION)
+
+install: $(GS_BIN:%=$(BUILD)/%) $(GS_SBIN:%=$(BUILD)/%) $(GS_EXTRAS)
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" \
+		"$(DESTDIR)$(PKGDATADIR)/profiles" "$(DESTDIR)$(PKGDATADIR)/suites" \
+		"$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8" \
+		"$(DESTDIR)$(SYSTEMDUNITDIR)" "$(DESTDIR)$(SYSCONFDIR)/default" \
+		"$(DESTDIR)$(BASHCOMPDIR)"
+	$(INSTALL_PROGRAM) $(GS_BIN:%=$(BUILD)/%) "$(DESTDIR)$(BINDIR)"
+	$(INSTALL_PROGRAM) $(GS_SBIN:%=$(BUILD)/%) "$(DESTDIR)$(SBINDIR)"
+	$(INSTALL_DATA) $(GS_PROFILES:%=framebench/profiles/%) "$(DESTDIR)$(PKGDATADIR)/profiles"
+	$(INSTALL_DATA) $(GS_SUITES:%=gamesuite/suites/%) "$(DESTDIR)$(PKGDATADIR)/suites"
+	$(INSTALL_DATA) gamesuite/MangoHud.conf "$(DESTDIR)$(PKGDATADIR)"
+	$(INSTALL_DATA) $(GS_MAN1:%=$(BUILD)/man/%) "$(DESTDIR)$(MANDIR)/man1"
+	$(INSTALL_DATA) $(GS_MAN8:%=$(BUILD)/man/%) "$(DESTDIR)$(MANDIR)/man8"
+	$(INSTALL_DATA) $(GS_COMPFILES) "$(DESTDIR)$(BASHCOMPDIR)"
+	$(INSTALL_DATA) $(GS_UNIT) "$(DESTDIR)$(SYSTEMDUNITDIR)"
+	@# an administrator's settings are never overwritten
+	@if [ -e "$(DESTDIR)$(SYSCONFDIR)/default/lavd" ]; then \
+		echo "kept $(DESTDIR)$(SYSCONFDIR)/default/lavd (exists)"; \
+	else \
+		echo "$(INSTALL_DATA) dist/lavd.default $(DESTDIR)$(SYSCONFDIR)/default/lavd"; \
+		$(INSTALL_DATA) dist/lavd.default "$(DESTDIR)$(SYSCONFDIR)/default/lavd"; \
+	fi
+	@echo "installed; lavd.service is neither enabled nor started (docs/install.md)"
+
+# Removes the files install put; the data directories only when empty, and
+# $(SYSCONFDIR)/default/lavd only when it is still the shipped one.
+uninstall:
+	for f in $(GS_BIN); do rm -f "$(DESTDIR)$(BINDIR)/$$f"; done
+	for f in $(GS_SBIN); do rm -f "$(DESTDIR)$(SBINDIR)/$$f"; done
+	for f in $(GS_PROFILES); do rm -f "$(DESTDIR)$(PKGDATADIR)/profiles/$$f"; done
+	for f in $(GS_SUITES); do rm -f "$(DESTDIR)$(PKGDATADIR)/suites/$$f"; done
+	rm -f "$(DESTDIR)$(PKGDATADIR)/MangoHud.conf"
+	for f in $(GS_MAN1); do rm -f "$(DESTDIR)$(MANDIR)/man1/$$f"; done
+	for f in $(GS_MAN8); do rm -f "$(DESTDIR)$(MANDIR)/man8/$$f"; done
+	for f in $(GS_COMPLETIONS); do rm -f "$(DESTDIR)$(BASHCOMPDIR)/$$f"; done
+	rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/lavd.service"
+	@f="$(DESTDIR)$(SYSCONFDIR)/default/lavd"; \
+	if cmp -s dist/lavd.default "$$f"; then echo "rm -f $$f"; rm -f "$$f"; \
+	elif [ -e "$$f" ]; then echo "kept $$f (changed from the shipped one)"; fi
+	-@rmdir "$(DESTDIR)$(PKGDATADIR)/profiles" "$(DESTDIR)$(PKGDATADIR)/suites" \
+		"$(DESTDIR)$(PKGDATADIR)" 2>/dev/null || \
+		echo "kept $(DESTDIR)$(PKGDATADIR): it holds files install did not put there"
+
+# Tests of all this (tests/run.sh, integration): the man pages against
+# --help, install/uninstall into a DESTDIR with the unit checked, the
+# completions.
+INTEGRATION_TESTS += tests/man.sh tests/install.sh tests/completion.sh
