@@ -135,5 +135,6 @@ uninstall:
 
 # Tests of all this (tests/run.sh, integration): the man pages against
 # --help, install/uninstall into a DESTDIR with the unit checked, the
-# completions.
-INTEGRATION_TESTS += tests/man.sh tests/install.sh tests/completion.sh
+# completions, the Debian package (built in a temporary copy).
+INTEGRATION_TESTS += tests/man.sh tests/install.sh tests/completion.sh \
+	tests/package.sh

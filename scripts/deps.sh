@@ -3,22 +3,35 @@
 #
 # Installs everything the build and the tests need on Debian 12 (bookworm):
 # the toolchain, libbpf and bpftool from bookworm-backports, qemu and
-# busybox for the VM harness, cmocka, perf, and the pinned sched_ext
-# kernel (downloaded into a cache, not installed). Idempotent: when all is
-# present it changes nothing. Run as root (or through sudo).
+# busybox for the VM harness, cmocka, perf, the packaging and man page
+# tools (debhelper, lintian, man-db, systemd-analyze, bash-completion), and
+# the pinned sched_ext kernel (downloaded into a cache, not installed).
+# Idempotent: when all is present it changes nothing.
+#
+# Run it as root, or as the user who builds: then only apt goes through
+# sudo, and the kernel lands in that user's cache (~/.cache/gamesched),
+# where the build looks for it. A user without sudo can run it once
+# everything is installed.
 set -eu
 
 cd "$(dirname "$0")/.."
 
-SUDO=
-if [ "$(id -u)" -ne 0 ]; then
-	command -v sudo >/dev/null || { echo "scripts/deps.sh: run as root" >&2; exit 1; }
-	SUDO=sudo
-fi
+# as_root CMD...: CMD as root: directly, or through sudo
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		echo "scripts/deps.sh: installing packages needs root: run it as root, or install sudo" >&2
+		exit 1
+	fi
+}
 
 PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps
-libclang-rt-19-dev"
+libclang-rt-19-dev
+debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion"
 # libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1
 # lacks the struct_ops and ring-buffer APIs we use). Selected per package,
 # never with -t: -t also pulls backports' libelf 0.192 (and its libdw) in as
@@ -40,14 +53,14 @@ missing() {
 # (100), so nothing else on the machine is upgraded from them.
 updated=0
 if [ ! -f "$SOURCES" ]; then
-	$SUDO tee "$SOURCES" >/dev/null <<'EOF'
+	as_root tee "$SOURCES" >/dev/null <<'EOF'
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm-backports trixie-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-	$SUDO apt-get update -q
+	as_root apt-get update -q
 	updated=1
 fi
 
@@ -60,11 +73,11 @@ v=$(dpkg-query -W -f='${Version}' libelf-dev 2>/dev/null || true)
 case "$v" in 0.188*) ;; *) bpf_ok=0 ;; esac
 
 if [ -n "$need" ] || [ $bpf_ok -eq 0 ]; then
-	[ $updated -eq 1 ] || $SUDO apt-get update -q
+	[ $updated -eq 1 ] || as_root apt-get update -q
 	# One transaction, so a package the libelf choice would remove (e.g.
 	# a backports perf) is resolved together with the rest.
 	# shellcheck disable=SC2086
-	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends --allow-downgrades $PKGS $BACKPORT_PKGS
 fi
 
