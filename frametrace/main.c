@@ -11,8 +11,9 @@
 #include "cmds.h"
 #include "tracefile.h"
 #include "util.h"
+#include "version.h"
 
-#define FT_TOOL_VERSION "0.1"
+#define FT_TOOL_VERSION GS_VERSION	/* lib/version.h */
 
 static void usage(FILE *f)
 {
