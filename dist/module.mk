@@ -134,7 +134,8 @@ uninstall:
 		echo "kept $(DESTDIR)$(PKGDATADIR): it holds files install did not put there"
 
 # Tests of all this (tests/run.sh, integration): the man pages against
-# --help, install/uninstall into a DESTDIR with the unit checked, the
-# completions, the Debian package (built in a temporary copy).
-INTEGRATION_TESTS += tests/man.sh tests/install.sh tests/completion.sh \
-	tests/package.sh
+# --help, one version everywhere, install/uninstall into a DESTDIR with the
+# unit checked, the completions, the Debian package (built in a temporary
+# copy).
+INTEGRATION_TESTS += tests/man.sh tests/version.sh tests/install.sh \
+	tests/completion.sh tests/package.sh
