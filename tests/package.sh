@@ -40,7 +40,9 @@ fi
 
 # the build; the pinned kernel's cache as vm/kernel.sh finds it
 export GAMESCHED_CACHE="${GAMESCHED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gamesched}"
-unset MAKEFLAGS MAKELEVEL MFLAGS
+# nothing of this test's environment steers the package's make: BUILD
+# (run.sh's build directory) would send its build and `make clean` there
+unset MAKEFLAGS MAKELEVEL MFLAGS BUILD
 if ! (cd "$S" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 	dpkg-buildpackage -b -us -uc) > "$T/build.log" 2>&1; then
 	tail -n 40 "$T/build.log"
