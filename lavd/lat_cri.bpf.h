@@ -105,6 +105,7 @@ static __always_inline void note_wakeup(struct task_struct *p,
 	taskc->last_runnable_clk = now;
 	taskc->acc_runtime = 0;
 	taskc->waker_pid = 0;
+	taskc->chain_vdl = 0;
 
 	if (taskc->sync_wakeup) {
 		boost += LAVD_BOOST_REGULAR;
@@ -146,6 +147,10 @@ static __always_inline void note_wakeup(struct task_struct *p,
 	}
 	/* inheritance: the wakee remembers the waker, the waker its wakees */
 	taskc->lat_cri_waker = wakerc->lat_cri;
+	/* a link of a wake chain serves the same frame as its waker: it
+	 * may keep the waker's deadline (a greedy waker passes nothing on) */
+	if (chain_deadline && !wakerc->greedy)
+		taskc->chain_vdl = wakerc->vdeadline;
 	if (wakerc->lat_cri_wakee < taskc->lat_cri)
 		wakerc->lat_cri_wakee = taskc->lat_cri;
 }
@@ -243,6 +248,9 @@ static __always_inline u64 calc_vdeadline(struct task_struct *p,
 							  READ_ONCE(nr_queued_last)),
 				      lavd_deadline_delta(taskc->acc_runtime,
 							  penalty, taskc->lat_cri));
+	taskc->vdeadline = lavd_chain_deadline(taskc->vdeadline, taskc->chain_vdl,
+					       READ_ONCE(cur_logical_clk), taskc->greedy);
+	taskc->chain_vdl = 0;	/* for the wakeup's enqueue only, not requeues */
 	return taskc->vdeadline;
 }
 

@@ -303,6 +303,7 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	cpuc->preempt_by = 0;
 	cpuc->running_flags = CPUF_RUNNING | (taskc->slice_boosted ? CPUF_BOOSTED : 0) |
 			      ((taskc->holder & LAVD_HOLDER) ? CPUF_HOLDER : 0) |
+			      (taskc->greedy ? CPUF_GREEDY : 0) |
 			      (cpuc->running_flags & CPUF_RT);
 	/* 0 would mean claimed by an eviction */
 	WRITE_ONCE(cpuc->running_stop_clk, stop ? stop : 1);

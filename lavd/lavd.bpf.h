@@ -71,6 +71,12 @@ const volatile u64 slice_max_ns = LAVD_SLICE_MAX_DFL;
 const volatile u32 preempt_shift = LAVD_PREEMPT_SHIFT_DFL;
 const volatile bool no_wake_sync;
 const volatile bool no_preemption;
+/* wakees below the threshold may evict greedy runners (--greedy-preempt) */
+const volatile bool greedy_preempt;
+/* a wakee keeps its waker's deadline when that is earlier (--chain-deadline) */
+const volatile bool chain_deadline;
+/* a greedy task runs at most this long at a time; 0: no cap */
+const volatile u64 greedy_slice_ns;
 const volatile bool no_futex_boost;
 const volatile bool no_slice_boost;
 /* cap on a running task's slice while pinned tasks wait for its CPU */
@@ -123,6 +129,7 @@ struct task_ctx {
 	u64 lat_cri_waker;	/* lat_cri of the task that woke it last */
 	u64 lat_cri_wakee;	/* largest lat_cri among the tasks it woke */
 	u64 vdeadline;		/* last virtual deadline */
+	u64 chain_vdl;		/* the waker's deadline, for this wakeup only (0: none) */
 	u64 slice;		/* slice of its current/next run */
 	bool greedy;		/* negative lag at the last enqueue */
 	bool sync_wakeup;	/* select_cpu saw SCX_WAKE_SYNC */
@@ -227,6 +234,7 @@ struct cpu_ctx {
 #define CPUF_HOLDER	(1u << 1)	/* ... and it probably holds a futex */
 #define CPUF_BOOSTED	(1u << 2)	/* ... with a boosted slice */
 #define CPUF_RT		(1u << 3)	/* an RT/DL task took this CPU */
+#define CPUF_GREEDY	(1u << 4)	/* ... greedy (more service than its share) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

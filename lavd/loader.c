@@ -183,6 +183,9 @@ static void set_options(struct lavd_loader *ld)
 	skel->rodata->preempt_shift = (__u32)o->preempt_shift;
 	skel->rodata->no_wake_sync = o->no_wake_sync;
 	skel->rodata->no_preemption = o->no_preemption;
+	skel->rodata->greedy_preempt = o->greedy_preempt;
+	skel->rodata->chain_deadline = o->chain_deadline;
+	skel->rodata->greedy_slice_ns = o->greedy_slice_us * 1000;
 	skel->rodata->no_futex_boost = o->no_futex_boost;
 	skel->rodata->no_slice_boost = o->no_slice_boost;
 	skel->rodata->pinned_slice_ns = o->pinned_slice_us * 1000;
@@ -413,6 +416,7 @@ void lavd_print_setup(const struct lavd_loader *ld, int cycle)
 {
 	const struct lavd_opts *o = ld->opts;
 	const struct lavd_topo *t = &ld->topo;
+	char cap[32];
 
 	printf("lavd: %s %s: %d CPUs (%d online), %d LLC%s%s, %d cores%s, "
 	       "capacity %s, slice %llu-%llu us%s%s\n",
@@ -433,6 +437,11 @@ void lavd_print_setup(const struct lavd_loader *ld, int cycle)
 	       o->no_slice_boost ? "off" : "on",
 	       (unsigned long long)o->pinned_slice_us, ld->hz,
 	       ld->hz ? ld->hz_src : "unknown: learnt from the ticks");
+	if (o->greedy_slice_us)
+		snprintf(cap, sizeof(cap), "%llu us", (unsigned long long)o->greedy_slice_us);
+	printf("lavd: chain deadlines %s, greedy victims %s, greedy slice %s\n",
+	       o->chain_deadline ? "on" : "off", o->greedy_preempt ? "on" : "off",
+	       o->greedy_slice_us ? cap : "uncapped");
 	print_energy_setup(ld);
 }
 

@@ -86,6 +86,16 @@ static const struct opt_spec specs[] = {
 	/* ablation: no wake-up preemption at all */
 	{ "no-preemption", 0, NULL, OPT_SET, FIELD(no_preemption), .loads = true,
 	  .help = "never evict a running task for a waking one" },
+	/* how long a greedy task runs before queued work gets the CPU */
+	{ "greedy-slice-us", 0, "N", OPT_U64, FIELD(greedy_slice_us), RANGE(0, 1000000),
+	  .loads = true,
+	  .help = "a greedy task's slice is at most N us (0: no cap)" },
+	/* EDF along wake chains (lat_cri.bpf.h) */
+	{ "chain-deadline", 0, NULL, OPT_SET, FIELD(chain_deadline), .loads = true,
+	  .help = "a woken task keeps its waker's deadline when earlier" },
+	/* under the threshold, a wakee may still evict a greedy task */
+	{ "greedy-preempt", 0, NULL, OPT_SET, FIELD(greedy_preempt), .loads = true,
+	  .help = "any non-greedy wakee may evict a greedy running task" },
 	/* ablation: no futex programs are loaded (lock.bpf.h) */
 	{ "no-futex-boost", 0, NULL, OPT_SET, FIELD(no_futex_boost), .loads = true,
 	  .help = "do not track futex lock holders" },

@@ -19,7 +19,9 @@ struct lavd_opts {
 	uint64_t preempt_shift;
 	uint64_t pinned_slice_us;	/* 0: no cap */
 	bool no_wake_sync, partial;
-	bool no_preemption, no_futex_boost, no_slice_boost;
+	bool no_preemption, greedy_preempt, no_futex_boost, no_slice_boost;
+	uint64_t greedy_slice_us;
+	bool chain_deadline;
 	int preempt_kick;		/* LAVD_KICK_* */
 	bool futex_tracepoint;		/* --debug-futex-path tracepoint */
 	/* energy and topology */

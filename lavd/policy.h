@@ -287,6 +287,25 @@ LAVD_INLINE __u64 lavd_deadline_delta(__u64 acc_runtime, __u64 penalty,
 }
 
 /*
+ * Deadlines along a wake chain (--chain-deadline): the links that make one
+ * frame serve the same deadline, so a wakee keeps its waker's deadline
+ * when that is earlier than its own - EDF over the chain, not link by
+ * link. Bounded: never more than LAVD_CHAIN_LEAD_MAX behind the logical
+ * clock (an old deadline would keep it ahead of everything), and a greedy
+ * wakee (more service than its share) keeps its own. 0: nothing inherited.
+ */
+#define LAVD_CHAIN_LEAD_MAX	(1ULL * LAVD_NSEC_PER_MSEC)
+LAVD_INLINE __u64 lavd_chain_deadline(__u64 own, __u64 inherited, __u64 clock,
+				      bool greedy)
+{
+	__u64 floor = clock > LAVD_CHAIN_LEAD_MAX ? clock - LAVD_CHAIN_LEAD_MAX : 0;
+
+	if (!inherited || greedy || inherited >= own)
+		return own;
+	return inherited > floor ? inherited : lavd_min(floor, own);
+}
+
+/*
  * The compete window lets a newly queued task start slightly behind the
  * logical clock, ahead of tasks already waiting. But a task whose
  * dl_delta is below the window lands behind the clock and, when it runs,
@@ -377,6 +396,35 @@ LAVD_INLINE __u64 lavd_est_stop(__u64 now, __u64 avg_runtime, __u64 slice)
 	__u64 run = lavd_min(avg_runtime, slice);
 
 	return run > LAVD_U64_MAX - now ? LAVD_U64_MAX : now + run;
+}
+
+/*
+ * Which running tasks a queued wakee may evict. A greedy wakee evicts
+ * nothing; one at or above the preemption threshold may evict any less
+ * critical task; below it, with --greedy-preempt, only a greedy one (a
+ * task that took more than its share waits, not the one that did not).
+ */
+enum lavd_evict_scope { LAVD_EVICT_NONE, LAVD_EVICT_ANY, LAVD_EVICT_GREEDY };
+
+LAVD_INLINE enum lavd_evict_scope lavd_evict_scope(bool wakee_greedy, __u64 lc,
+						   __u64 threshold,
+						   bool greedy_preempt)
+{
+	if (wakee_greedy)
+		return LAVD_EVICT_NONE;
+	if (lc >= threshold)
+		return LAVD_EVICT_ANY;
+	return greedy_preempt ? LAVD_EVICT_GREEDY : LAVD_EVICT_NONE;
+}
+
+/*
+ * A greedy task's slice with --greedy-slice-us (cap 0: off): the queued
+ * work gets the CPU sooner, and a task that took more than its share gets
+ * no boosted slice either.
+ */
+LAVD_INLINE __u64 lavd_greedy_slice(__u64 slice, bool greedy, __u64 cap)
+{
+	return greedy && cap && slice > cap ? cap : slice;
 }
 
 /*

@@ -37,7 +37,7 @@ struct victim {
  * Does @cpu qualify as a victim for a wakee of lat_cri @lc that would
  * stop at @stop? Fills @v when it does.
  */
-static __always_inline bool victim_ok(s32 cpu, u64 lc, u64 stop,
+static __always_inline bool victim_ok(s32 cpu, u64 lc, u64 stop, bool greedy_only,
 				      struct victim *v, struct cpu_ctx *self)
 {
 	struct cpu_ctx *c = get_cpu_ctx_of(cpu);
@@ -47,7 +47,8 @@ static __always_inline bool victim_ok(s32 cpu, u64 lc, u64 stop,
 	if (!c)
 		return false;
 	flags = READ_ONCE(c->running_flags);
-	if (!(flags & CPUF_RUNNING) || (flags & CPUF_RT))
+	if (!(flags & CPUF_RUNNING) || (flags & CPUF_RT) ||
+	    (greedy_only && !(flags & CPUF_GREEDY)))
 		return false;
 	vlc = READ_ONCE(c->running_lat_cri);
 	vstop = READ_ONCE(c->running_stop_clk);
@@ -112,14 +113,21 @@ static __always_inline bool try_preempt(struct task_struct *p,
 	struct victim v0 = { .cpu = -1 }, v1 = { .cpu = -1 }, *pick;
 	u64 now, stop, lc = taskc->lat_cri;
 	u32 dom, start, i, n = 0;
+	enum lavd_evict_scope scope;
+	bool greedy_only;
 
-	if (no_preemption || taskc->greedy || lc < READ_ONCE(lat_cri_preempt))
+	if (no_preemption)
 		return false;
+	scope = lavd_evict_scope(taskc->greedy, lc, READ_ONCE(lat_cri_preempt),
+				 greedy_preempt);
+	if (scope == LAVD_EVICT_NONE)
+		return false;
+	greedy_only = scope == LAVD_EVICT_GREEDY;
 	self->nr_preempt_try++;
 	now = lavd_now();
 	stop = lavd_est_stop(now, taskc->avg_runtime, READ_ONCE(sys_slice));
 
-	if (pref >= 0 && pref < (s32)nr_cpu_ids && victim_ok(pref, lc, stop, &v0, self))
+	if (pref >= 0 && pref < (s32)nr_cpu_ids && victim_ok(pref, lc, stop, greedy_only, &v0, self))
 		n = 1;
 	if (!is_pinned(p) && nr_cpu_ids > 1) {
 		dom = cpu_to_dom(pref >= 0 ? pref : bpf_get_smp_processor_id());
@@ -131,7 +139,7 @@ static __always_inline bool try_preempt(struct task_struct *p,
 			if (cpu == pref || cpu_to_dom(cpu) != dom ||
 			    !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 				continue;
-			if (victim_ok(cpu, lc, stop, slot, self) && ++n >= 2)
+			if (victim_ok(cpu, lc, stop, greedy_only, slot, self) && ++n >= 2)
 				break;
 		}
 	}

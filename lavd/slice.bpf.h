@@ -40,6 +40,10 @@ static __always_inline u64 slice_for_run(struct task_struct *p,
 	s = lavd_task_slice(sys, taskc->avg_runtime, taskc->lat_cri,
 			    READ_ONCE(avg_lat_cri_last), READ_ONCE(sys_room),
 			    !no_slice_boost, &boosted);
+	if (lavd_greedy_slice(s, taskc->greedy, greedy_slice_ns) < s) {
+		s = greedy_slice_ns;
+		boosted = false;
+	}
 	capped = lavd_pinned_cap(s, nr_pinned_waiting(cpu), pinned_slice_ns);
 	if (capped < s) {
 		cpuc->nr_pinned_cap++;

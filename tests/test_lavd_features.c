@@ -325,12 +325,31 @@ static void sample_line(void **state)
 	assert_non_null(strstr(line, "greedy requeued preempted-by 812"));
 }
 
+/* --greedy-preempt widens who may evict; --greedy-slice-us caps greedy runs */
+static void greedy_levers(void **state)
+{
+	(void)state;
+	/* a greedy wakee evicts nothing, above the threshold or not */
+	assert_int_equal(lavd_evict_scope(true, 2000, 1600, true), LAVD_EVICT_NONE);
+	/* at or above the threshold: any less critical victim */
+	assert_int_equal(lavd_evict_scope(false, 1600, 1600, false), LAVD_EVICT_ANY);
+	/* below it: nothing by default, greedy victims with the option */
+	assert_int_equal(lavd_evict_scope(false, 1500, 1600, false), LAVD_EVICT_NONE);
+	assert_int_equal(lavd_evict_scope(false, 1500, 1600, true), LAVD_EVICT_GREEDY);
+	/* the cap applies to greedy tasks only, and only when set */
+	assert_int_equal(lavd_greedy_slice(5 * MS, true, 1 * MS), 1 * MS);
+	assert_int_equal(lavd_greedy_slice(5 * MS, false, 1 * MS), 5 * MS);
+	assert_int_equal(lavd_greedy_slice(5 * MS, true, 0), 5 * MS);
+	assert_int_equal(lavd_greedy_slice(500 * US, true, 1 * MS), 500 * US);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(preempt_threshold),
 		cmocka_unit_test(est_stop_and_qualify),
 		cmocka_unit_test(victim_choice_is_ours),
+		cmocka_unit_test(greedy_levers),
 		cmocka_unit_test(next_tick_and_kick),
 		cmocka_unit_test(slice_boost),
 		cmocka_unit_test(pinned_cap_and_cut),

@@ -501,6 +501,32 @@ static void system_slice(void **state)
 	assert_int_equal(lavd_sys_slice(0, 2, 1000, 4 * MS, 3 * MS), 3 * MS);
 }
 
+/* EDF along wake chains: the earlier of the two, bounded behind the clock */
+static void chain_deadline(void **state)
+{
+	const __u64 ms = 1000000ULL, clock = 100 * ms;
+
+	(void)state;
+	/* nothing inherited, or a later one: its own */
+	assert_int_equal(lavd_chain_deadline(clock + 5 * ms, 0, clock, false), clock + 5 * ms);
+	assert_int_equal(lavd_chain_deadline(clock + 5 * ms, clock + 6 * ms, clock, false),
+			 clock + 5 * ms);
+	/* an earlier waker's deadline is kept */
+	assert_int_equal(lavd_chain_deadline(clock + 5 * ms, clock + 2 * ms, clock, false),
+			 clock + 2 * ms);
+	/* a greedy wakee keeps its own */
+	assert_int_equal(lavd_chain_deadline(clock + 5 * ms, clock + 2 * ms, clock, true),
+			 clock + 5 * ms);
+	/* an old deadline is held at LAVD_CHAIN_LEAD_MAX behind the clock */
+	assert_int_equal(lavd_chain_deadline(clock + 5 * ms, clock - 40 * ms, clock, false),
+			 clock - LAVD_CHAIN_LEAD_MAX);
+	/* ... and the floor never makes it later than its own */
+	assert_int_equal(lavd_chain_deadline(clock - 2 * ms, clock - 40 * ms, clock, false),
+			 clock - 2 * ms);
+	/* a clock near zero does not wrap */
+	assert_int_equal(lavd_chain_deadline(3 * ms, 1, 0, false), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +547,7 @@ int main(void)
 		cmocka_unit_test(deadline_properties),
 		cmocka_unit_test(clock_and_vtime),
 		cmocka_unit_test(compete_window),
+		cmocka_unit_test(chain_deadline),
 		cmocka_unit_test(clock_progress_bounds_waiting),
 		cmocka_unit_test(system_slice),
 	};
