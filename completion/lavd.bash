@@ -38,7 +38,7 @@ _lavd()
 	--debug-futex-path)
 		COMPREPLY=($(compgen -W 'fexit tracepoint' -- "$cur"))
 		return ;;
-	--slice-min-us|--slice-max-us|--preempt-shift|--pinned-slice-us|--stats|\
+	--slice-min-us|--slice-max-us|--preempt-shift|--pinned-slice-us|--greedy-slice-us|--stats|\
 	--monitor|--monitor-sched-samples|--watchdog-ms|--debug-stall-after)
 		return ;;
 	esac
