@@ -25,7 +25,9 @@ $(BUILD)/gamesuite: $(BUILD)/obj/gamesuite/main.o $(GAMESUITE_LIB) $(LIBGS)
 
 # Unit tests: suite parser, output parsers, statistics and verdicts, outputs.
 $(BUILD)/tests/test_gamesuite.o: CFLAGS += -Igamesuite
+$(BUILD)/tests/test_gamesuite_verdict.o: CFLAGS += -Igamesuite
 $(eval $(call gs_test,test_gamesuite,tests/test_gamesuite.c $(GAMESUITE_LIB)))
+$(eval $(call gs_test,test_gamesuite_verdict,tests/test_gamesuite_verdict.c $(GAMESUITE_LIB)))
 
 # Integration tests (short runs; framebench parts skip until it is built).
 INTEGRATION_TESTS += tests/gamesuite_cli.sh
