@@ -14,11 +14,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: frametrace import -o FILE [--format perf|ftrace|mangohud] INPUT\n"
+		"usage: frametrace import -o FILE [--format perf|ftrace|mangohud]\n"
+		"                         [--frame-event NAME]... INPUT\n"
 		"  Converts perf script text (perf sched record -k mono; perf script\n"
 		"  [-F trace:tid,cpu,time,event,trace] --ns), ftrace text, or a\n"
 		"  MangoHud CSV log into a frametrace trace file. The format is\n"
-		"  detected from the content unless --format is given.\n");
+		"  detected from the content unless --format is given.\n"
+		"  Uprobe events on glXSwapBuffers, eglSwapBuffers and\n"
+		"  vkQueuePresentKHR (any group, entry only) are frame boundaries of\n"
+		"  the calling thread; --frame-event NAME adds another event name.\n");
 }
 
 int ft_cmd_import(int argc, char **argv)
@@ -26,10 +30,13 @@ int ft_cmd_import(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "frame-event", required_argument, NULL, 'E' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *events[8];
+	struct ft_import_opts io = { .frame_events = events };
 	const char *out = NULL;
 	enum ft_fmt fmt = FT_FMT_UNKNOWN;
 	struct ft_trace t;
@@ -54,6 +61,16 @@ int ft_cmd_import(int argc, char **argv)
 				       "option --format: expected perf, ftrace or "
 				       "mangohud, got '%s'", optarg);
 			break;
+		case 'E':
+			if (io.nframe_events == 8)
+				gs_die(EXIT_USAGE, "option --frame-event: at most 8");
+			if (!*optarg || strpbrk(optarg, " :\t"))
+				gs_die(EXIT_USAGE,
+				       "option --frame-event: expected an event "
+				       "name without group or spaces, got '%s'",
+				       optarg);
+			events[io.nframe_events++] = optarg;
+			break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: gs_die_bad_option(c, argv);
@@ -66,7 +83,7 @@ int ft_cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (fmt == FT_FMT_UNKNOWN) {
-		rc = ft_load(argv[optind], &t, err, sizeof(err));
+		rc = ft_load_opts(argv[optind], &io, &t, err, sizeof(err));
 	} else {
 		/* forced format: no detection */
 		char *buf;
@@ -74,8 +91,8 @@ int ft_cmd_import(int argc, char **argv)
 
 		if (gs_read_file(argv[optind], 0, &buf, &len, err, sizeof(err)))
 			gs_die(EXIT_USAGE, "%s", err);
-		rc = ft_import_mem(buf, len, argv[optind], fmt, &t, err,
-				   sizeof(err));
+		rc = ft_import_mem_opts(buf, len, argv[optind], fmt, &io, &t,
+					err, sizeof(err));
 		free(buf);
 	}
 	if (rc < 0)

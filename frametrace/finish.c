@@ -10,6 +10,7 @@
 
 #include "ftutil.h"
 #include "marker.h"
+#include "present.h"
 
 static void merge_sort(struct ft_ev *a, struct ft_ev *tmp, size_t n)
 {
@@ -262,6 +263,7 @@ static void learn_tgids(struct ft_trace *t)
 			ap = (uint32_t)e->val;
 			break;
 		case FT_EV_EXIT:
+		case FT_EV_PRESENT:
 			a = e->tid;
 			ap = e->arg;
 			break;
@@ -291,6 +293,10 @@ int ft_trace_finish(struct ft_trace *t)
 		return -1;
 	learn_tgids(t);
 	if (!t->nframes && ft_frames_from_marks(t) < 0)
+		return -1;
+	/* present calls only when nothing names frames more precisely (the
+	 * feed and markers also know where a frame starts) */
+	if (!t->nframes && ft_frames_from_presents(t) < 0)
 		return -1;
 	ft_frames_fix(t);
 	ft_frames_annotate_tids(t);

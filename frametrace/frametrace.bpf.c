@@ -713,3 +713,28 @@ int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
 	}
 	return 0;
 }
+
+/* ---- present calls (glXSwapBuffers, eglSwapBuffers, vkQueuePresentKHR) --
+ * A uprobe per library and process, attached by user space
+ * (present_attach.c finds them); the attach cookie holds the function's
+ * number and, above bit 32, the process it was attached for (a uprobe
+ * fires for that process only; checked here as well, it costs nothing).
+ * One per frame, and the flight recorder needs them live for its frame
+ * triggers, so in flight mode they go through aux like markers. */
+SEC("uprobe")
+int BPF_KPROBE(on_present)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	struct ft_ev *r;
+
+	if ((cookie >> 32) && (cookie >> 32) != (id >> 32))
+		return 0;
+	r = reserve_var(sizeof(*r));
+	if (!r)
+		return 0;
+	fill(r, bpf_ktime_get_ns(), FT_EV_PRESENT, 0, (__u32)id,
+	     (__u32)(id >> 32), (__u32)cookie, 0, bpf_get_smp_processor_id());
+	submit_var(r);
+	return 0;
+}

@@ -21,6 +21,8 @@
  *  RUNTIME       task     0             0                             runtime ns (sched_stat_runtime)
  *  MARK          writer   tgid          string index (file) / len     0
  *  COMM          task     tgid          string index (file) / 0       0
+ *  PRESENT       caller   tgid          string index (file: the       0
+ *                                       function's name) / id (ring)
  *
  * ts is CLOCK_MONOTONIC ns (bpf_ktime_get_ns, perf -k mono). FUTEX's ts
  * is the start of the call. prev_state is the kernel's task state bits
@@ -47,6 +49,7 @@ enum ft_ev_type {
 	FT_EV_RUNTIME = 9,
 	FT_EV_MARK = 10,
 	FT_EV_COMM = 11,
+	FT_EV_PRESENT = 12,	/* a present call (uprobe): a frame boundary */
 	FT_EV_NTYPES
 };
 

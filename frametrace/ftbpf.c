@@ -309,6 +309,11 @@ void ft_bpf_close(struct ft_bpf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+struct bpf_program *ft_bpf_present_prog(const struct ft_bpf *b)
+{
+	return b->skel ? b->skel->progs.on_present : NULL;
+}
+
 bool ft_rec_comm(const void *data, size_t size, char *out)
 {
 	const struct ft_comm_rec *c = data;

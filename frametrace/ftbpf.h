@@ -64,6 +64,9 @@ void ft_bpf_close(struct ft_bpf *b);
 bool ft_rec_comm(const void *data, size_t size, char *out);
 bool ft_rec_mark(const void *data, size_t size, char *out);
 
+/* The uprobe program for present calls (present_attach.h attaches it). */
+struct bpf_program *ft_bpf_present_prog(const struct ft_bpf *b);
+
 /* Silences libbpf's own messages below warnings unless verbose. */
 void ft_bpf_log_level(int verbose);
 

@@ -153,8 +153,20 @@ int ft_import_mem(const char *buf, size_t len, const char *name,
 		  enum ft_fmt fmt, struct ft_trace *t, char *err,
 		  size_t errlen)
 {
+	return ft_import_mem_opts(buf, len, name, fmt, NULL, t, err, errlen);
+}
+
+int ft_import_mem_opts(const char *buf, size_t len, const char *name,
+		       enum ft_fmt fmt, const struct ft_import_opts *o,
+		       struct ft_trace *t, char *err, size_t errlen)
+{
 	struct ft_import im = { .name = name, .t = t };
 	int rc;
+
+	if (o) {
+		im.frame_events = o->frame_events;
+		im.nframe_events = o->nframe_events;
+	}
 
 	ft_trace_init(t);
 	if (fmt == FT_FMT_UNKNOWN)
@@ -207,6 +219,12 @@ int ft_load_mem(const char *buf, size_t len, const char *name,
 
 int ft_load(const char *path, struct ft_trace *t, char *err, size_t errlen)
 {
+	return ft_load_opts(path, NULL, t, err, errlen);
+}
+
+int ft_load_opts(const char *path, const struct ft_import_opts *o,
+		 struct ft_trace *t, char *err, size_t errlen)
+{
 	char *buf;
 	size_t len;
 	int rc;
@@ -214,7 +232,8 @@ int ft_load(const char *path, struct ft_trace *t, char *err, size_t errlen)
 	ft_trace_init(t);
 	if (gs_read_file(path, 0, &buf, &len, err, errlen))
 		return -1;
-	rc = ft_load_mem(buf, len, path, t, err, errlen);
+	rc = ft_import_mem_opts(buf, len, path, FT_FMT_UNKNOWN, o, t, err,
+				errlen);
 	free(buf);
 	return rc;
 }

@@ -37,8 +37,21 @@ int ft_import_mem(const char *buf, size_t len, const char *name,
 		  enum ft_fmt fmt, struct ft_trace *t, char *err,
 		  size_t errlen);
 
+/* What an import may be told (NULL: the defaults). */
+struct ft_import_opts {
+	/* event names taken as present calls besides glXSwapBuffers,
+	 * eglSwapBuffers and vkQueuePresentKHR (--frame-event) */
+	const char *const *frame_events;
+	size_t nframe_events;
+};
+int ft_import_mem_opts(const char *buf, size_t len, const char *name,
+		       enum ft_fmt fmt, const struct ft_import_opts *o,
+		       struct ft_trace *t, char *err, size_t errlen);
+
 /* Any supported input: a trace file or text to import. Same returns. */
 int ft_load(const char *path, struct ft_trace *t, char *err, size_t errlen);
+int ft_load_opts(const char *path, const struct ft_import_opts *o,
+		 struct ft_trace *t, char *err, size_t errlen);
 int ft_load_mem(const char *buf, size_t len, const char *name,
 		struct ft_trace *t, char *err, size_t errlen);
 

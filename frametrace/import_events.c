@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "marker.h"
+#include "present.h"
 
 uint32_t ft_parse_state(const char *s, int *preempt)
 {
@@ -204,7 +205,9 @@ static bool known_ignored(const char *ev)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(ev, names[i]))
 			return true;
-	return false;
+	/* the other scheduler tracepoints (`perf record -e 'sched:*'` has
+	 * more with every kernel: sched_prepare_exec, sched_kthread_work_*) */
+	return !strncmp(ev, "sched_", 6);
 }
 
 static int cpu_ok(struct ft_import *im, uint64_t cpu)
@@ -422,8 +425,43 @@ static const char *marker_text(const struct ft_text_hdr *h)
 	return h->args;
 }
 
+/* A uprobe on a present call (perf probe -x libGLX.so.0 -a
+ * glXSwapBuffers): a frame boundary of the calling thread. */
+static void present_line(struct ft_import *im, const struct ft_text_hdr *h,
+			 const char *func)
+{
+	struct ft_ev e = { 0 };
+	long idx = -1;
+
+	/* one string per function name (func is one of a few constants) */
+	for (int i = 0; i < im->npresent; i++)
+		if (im->present_name[i] == func)
+			idx = im->present_str[i];
+	if (idx < 0) {
+		idx = ft_str_add(im->t, func);
+		if (idx < 0) {
+			im->oom = true;
+			return;
+		}
+		if (im->npresent < 16) {
+			im->present_name[im->npresent] = func;
+			im->present_str[im->npresent++] = idx;
+		}
+	}
+	e.ts = h->ts;
+	e.type = FT_EV_PRESENT;
+	e.cpu = (uint16_t)h->cpu;
+	e.tid = (uint32_t)h->tid;
+	e.arg = (uint32_t)h->pid;
+	e.arg2 = (uint32_t)idx;
+	im->presents++;
+	push(im, &e);
+}
+
 void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
 {
+	const char *pf;
+
 	struct line l = { .im = im, .h = h };
 
 	if (cpu_ok(im, h->cpu))
@@ -445,8 +483,16 @@ void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
 			decoders[i].decode(&l);
 			return;
 		}
+	if (h->tid && ft_present_event(h->event, im->frame_events,
+				       im->nframe_events, &pf)) {
+		present_line(im, h, pf);
+		return;
+	}
 	/* futex syscalls would need pairing: not imported, but counted as
-	 * unknown like any other event not ignored on purpose */
-	if (!known_ignored(h->event))
+	 * unknown like any other event not ignored on purpose; the return
+	 * probes of present calls carry nothing a frame needs */
+	if (!known_ignored(h->event) &&
+	    !ft_present_return_event(h->event, im->frame_events,
+				     im->nframe_events))
 		unknown_event(im, h->event);
 }

@@ -28,6 +28,14 @@ struct ft_import {
 	uint64_t unknown_count[5];
 	int nunknown;
 	bool oom;
+	/* present calls (present.h): --frame-event names besides the
+	 * built-in ones, and the string index of each name seen */
+	const char *const *frame_events;
+	size_t nframe_events;
+	const char *present_name[16];
+	long present_str[16];
+	int npresent;
+	uint64_t presents;
 };
 
 /* Counts a line that cannot be used; the first one is quoted with its

@@ -10,13 +10,13 @@ FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
 	frametrace/import.c frametrace/import_text.c frametrace/import_perf.c \
 	frametrace/import_ftrace.c frametrace/import_events.c \
-	frametrace/import_mangohud.c \
+	frametrace/import_mangohud.c frametrace/present.c \
 	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
 	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
 	frametrace/export.c
 FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/record.c \
 	frametrace/watch.c frametrace/watch_ring.c frametrace/watch_trigger.c \
-	frametrace/mangotail.c frametrace/capture.c
+	frametrace/mangotail.c frametrace/capture.c frametrace/present_attach.c
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
@@ -97,4 +97,4 @@ $(BUILD)/tests/test_frametrace_crosscheck: $(BUILD)/tests/test_frametrace_crossc
 $(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
-	tests/frametrace_record.sh tests/frametrace_watch.sh
+	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh

@@ -22,6 +22,7 @@
 #include "feed.h"
 #include "ftbpf.h"
 #include "ftutil.h"
+#include "present_attach.h"
 #include "procnames.h"
 #include "steal.h"
 #include "tracefile.h"
@@ -36,6 +37,7 @@ struct record_opts {
 	bool with_wakeup, no_futex, no_markers, force_syscalls;
 	bool quiet;
 	int verbose;
+	struct ft_present_cli present;	/* --present, -p */
 	char **command;		/* NULL: none */
 };
 
@@ -54,6 +56,9 @@ struct recorder {
 	uint64_t t0, events, marks;
 	uint64_t lost;		/* kernel events the ring buffer dropped */
 	struct ft_map seen;	/* tids seen in events */
+	struct ft_presents pr;	/* uprobes on present calls */
+	long present_str[FT_PRESENT_MAX_FUNCS];	/* cookie -> string + 1 */
+	uint64_t presents;
 	int oom;
 };
 
@@ -111,6 +116,21 @@ static int on_event(void *ctx, void *data, size_t size)
 		}
 		ev.arg2 = (uint32_t)idx;
 		r->marks++;
+	} else if (ev.type == FT_EV_PRESENT) {
+		/* the function's number to its name in the file's strings */
+		uint32_t id = ev.arg2 < FT_PRESENT_MAX_FUNCS ? ev.arg2 : 0;
+
+		if (!r->present_str[id]) {
+			long idx = ft_str_add(&r->meta, ft_presents_func(&r->pr, id));
+
+			if (idx < 0) {
+				r->oom = 1;
+				return 0;
+			}
+			r->present_str[id] = idx + 1;
+		}
+		ev.arg2 = (uint32_t)(r->present_str[id] - 1);
+		r->presents++;
 	}
 	r->batch[r->nbatch++] = ev;
 	r->events++;
@@ -142,6 +162,11 @@ static void usage(FILE *f)
 		"  exits, --duration passes, or SIGINT/SIGTERM.\n"
 		"  -o, --output FILE     trace file to write (required)\n"
 		"  -d, --duration D      stop after D (e.g. 10s)\n"
+		"      --present auto|FUNC[@LIB]  frames from present calls (uprobes):\n"
+		"                        auto: glXSwapBuffers, eglSwapBuffers,\n"
+		"                        vkQueuePresentKHR in the libraries the target\n"
+		"                        maps; FUNC[@LIB] another function (repeatable)\n"
+		"  -p, --pid PID         the target of --present (else the command)\n"
 		"      --buffer-mb N     BPF ring buffer size (default 16)\n"
 		"      --drain-ms N      drain interval (default 25)\n"
 		"      --with-wakeup     also record sched_wakeup\n"
@@ -167,7 +192,9 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 		{ "no-futex", no_argument, NULL, 'F' },
 		{ "no-markers", no_argument, NULL, 'M' },
 		{ "syscall-futex", no_argument, NULL, 'S' },
-		{ "feed-pid", required_argument, NULL, 'p' },
+		{ "feed-pid", required_argument, NULL, 256 },
+		{ "present", required_argument, NULL, 257 },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "feed-dir", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -183,7 +210,7 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 	o->ring_mb = 16;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:d:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
 		case 'd':
@@ -197,7 +224,9 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 		case 'F': o->no_futex = true; break;
 		case 'M': o->no_markers = true; break;
 		case 'S': o->force_syscalls = true; break;
-		case 'p': o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
+		case 256: o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
+		case 257: ft_present_cli_add(&o->present, optarg); break;
+		case 'p': ft_present_cli_pid(&o->present, optarg); break;
 		case 'f': o->feed_dir = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose++; break;
@@ -212,6 +241,7 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 		gs_die(EXIT_USAGE, "record: -o FILE is required");
 	}
 	o->command = optind < argc ? argv + optind : NULL;
+	ft_present_cli_check(&o->present, o->command != NULL);
 	return -1;
 }
 
@@ -251,6 +281,14 @@ static void start(struct recorder *r)
 	}
 	if (r->b.notes[0] && !r->o.quiet)
 		gs_warn("record: %s", r->b.notes);
+	if (ft_present_cli_any(&r->o.present)) {
+		const struct ft_present_cli *pc = &r->o.present;
+
+		ft_presents_init(&r->pr, ft_bpf_present_prog(&r->b),
+				 pc->autodetect, pc->spec, pc->nspec,
+				 pc->pid ? pc->pid : r->child.pid, r->o.verbose);
+		ft_presents_start(&r->pr, r->child.pid > 0);
+	}
 	r->t0 = gs_now_ns();
 	/* the host's steal over the recording (docs/vm.md: a vCPU not run) */
 	r->have_steal = !ft_steal_init(&r->steal, r->b.ncpus, 2, NULL) &&
@@ -294,6 +332,7 @@ static void run(struct recorder *r)
 			ft_feedset_scan(&r->feeds);
 			next_scan = now + 200 * NSEC_PER_MSEC;
 		}
+		ft_presents_scan(&r->pr, now);
 		if (ring_buffer__poll(r->b.rb, done ? 0 : (int)r->o.drain_ms) < 0 &&
 		    errno != EINTR)
 			break;
@@ -321,6 +360,13 @@ static void stop(struct recorder *r)
 	ft_feedset_scan(&r->feeds);
 	ft_feedset_poll(&r->feeds, on_frame, r);
 	r->lost = ft_bpf_lost(&r->b, false);
+	if (r->pr.prog) {
+		char d[2048];
+
+		ft_presents_describe(&r->pr, d, sizeof(d));
+		ft_meta_set(&r->meta, "present", "%s", d[0] ? d : "none attached");
+		ft_presents_close(&r->pr);
+	}
 	ft_meta_set(&r->meta, "futex", "%s", r->b.futex_src[0] ? r->b.futex_src : "off");
 	ft_meta_set(&r->meta, "markers", "%s", r->b.markers ? "trace_marker" : "off");
 	if (r->b.notes[0])
@@ -396,11 +442,11 @@ static int finish_file(struct recorder *r)
 		fprintf(stderr,
 			"frametrace: %" PRIu64 " events in %.1f s "
 			"(%.0f/s), %" PRIu64 " lost, %zu tasks, "
-			"%zu frames, %" PRIu64 " markers, futex: %s "
-			"-> %s (%.1f MiB)\n",
+			"%zu frames, %" PRIu64 " markers, %" PRIu64
+			" present calls, futex: %s -> %s (%.1f MiB)\n",
 			r->events, secs, r->events / (secs > 0 ? secs : 1),
 			r->meta.lost_events, r->meta.ntasks,
-			r->meta.nframes, r->marks,
+			r->meta.nframes, r->marks, r->presents,
 			ft_meta_get(&r->meta, "futex"), r->o.out,
 			(double)r->w.bytes / (1 << 20));
 	return EXIT_OK;

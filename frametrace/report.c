@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "framefeed.h"
+#include "present.h"
 
 const char *ft_fmt_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -105,6 +106,39 @@ static size_t *iota(size_t n)
 	return v;
 }
 
+/* Where the report's frames came from, in words. */
+static void frame_source(struct ft_report *r)
+{
+	const struct ft_trace *t = r->t;
+	const struct ft_frame *f;
+
+	if (!r->nf)
+		return;
+	f = &t->frames[r->fidx[0]];
+	if (f->flags & FT_FRAME_FEED)
+		snprintf(r->frame_source, sizeof(r->frame_source),
+			 "framebench feed");
+	else if (f->flags & FT_FRAME_MARKER)
+		snprintf(r->frame_source, sizeof(r->frame_source),
+			 "trace markers");
+	else if (f->flags & FT_FRAME_MANGOHUD)
+		snprintf(r->frame_source, sizeof(r->frame_source),
+			 "MangoHud log");
+	else if (f->flags & FT_FRAME_PRESENT) {
+		const char *fn = "?";
+
+		for (size_t i = 0; i < t->nev; i++)
+			if (t->ev[i].type == FT_EV_PRESENT &&
+			    t->ev[i].tid == f->tid) {
+				fn = ft_str_get(t, t->ev[i].arg2);
+				break;
+			}
+		snprintf(r->frame_source, sizeof(r->frame_source),
+			 "present calls (%s) of %s:%u", fn,
+			 ft_task_comm(t, f->tid), f->tid);
+	}
+}
+
 static bool frame_counts(const struct ft_frame *f)
 {
 	return !(f->flags & GS_FEED_F_WARMUP);
@@ -188,6 +222,7 @@ int ft_report_build(struct ft_report *r, const struct ft_trace *t,
 				if (t->frames[i].disturbance)
 					r->ndisturbed++;
 			}
+		frame_source(r);
 		if (r->nf && !gs_fps_summarize(ft, r->nf, 0, NULL, &r->fps)) {
 			r->has_fps = true;
 			r->median_ms = r->fps.ft_p50;

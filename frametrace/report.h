@@ -37,6 +37,7 @@ struct ft_report {
 	size_t nfutex;
 	/* frames of one process, by present time */
 	uint32_t frame_pid;
+	char frame_source[160];	/* "framebench feed", "present calls (...)" */
 	uint32_t presenter;	/* dominant presenting thread */
 	size_t *fidx;
 	size_t nf;

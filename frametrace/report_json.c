@@ -184,6 +184,7 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 	if (r->has_fps) {
 		gs_jw_obj(&w, "frames");
 		gs_jw_uint(&w, "pid", r->frame_pid);
+		gs_jw_str(&w, "source", r->frame_source);
 		gs_jw_uint(&w, "count", r->fps.frames);
 		gs_jw_num(&w, "avg_fps", r->fps.avg_fps);
 		gs_jw_num(&w, "low1_percentile_fps", r->fps.low1_percentile_fps);

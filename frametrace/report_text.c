@@ -85,6 +85,8 @@ static void print_frames(FILE *f, const struct ft_report *r)
 		s->low01_percentile_fps,
 		s->low01_unreliable ? " (unreliable: < 1000 frames)" : "",
 		s->min_fps);
+	if (r->frame_source[0])
+		fprintf(f, "  from: %s\n", r->frame_source);
 	fprintf(f, "  frame time ms: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  "
 		"max %.2f\n",
 		s->ft_p50, s->ft_p90, s->ft_p99, s->ft_p999, s->ft_max);

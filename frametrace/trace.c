@@ -207,6 +207,7 @@ const char *ft_ev_name(unsigned type)
 		[FT_EV_RUNTIME] = "sched_stat_runtime",
 		[FT_EV_MARK] = "tracing_mark_write",
 		[FT_EV_COMM] = "task_rename",
+		[FT_EV_PRESENT] = "present",
 	};
 
 	return type < FT_EV_NTYPES ? names[type] : "unknown";

@@ -566,7 +566,8 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 			  "cut short?); using what was written",
 			  name);
 	for (size_t i = 0; i < t->nev; i++)
-		if (t->ev[i].type == FT_EV_MARK && t->ev[i].arg2 >= t->nstr)
+		if ((t->ev[i].type == FT_EV_MARK ||
+		     t->ev[i].type == FT_EV_PRESENT) && t->ev[i].arg2 >= t->nstr)
 			t->ev[i].arg2 = UINT32_MAX; /* string lost */
 	if (ft_trace_finish(t))
 		goto nomem;

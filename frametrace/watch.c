@@ -130,6 +130,60 @@ static void on_mark(struct ft_watch *w, const struct ft_ev *e,
 	}
 }
 
+/* A present call: kept for the captures like a marker, and a frame of
+ * its thread (the interval since the thread's previous one). */
+static void on_present(struct ft_watch *w, const struct ft_ev *e)
+{
+	struct ft_mark *m;
+	bool isnew;
+	uint32_t *k;
+
+	if (FT_VEC_RESERVE(w->marks, w->nmarks, w->markcap)) {
+		w->oom = true;
+		return;
+	}
+	m = &w->marks[w->nmarks];
+	m->ev = *e;
+	m->text = strdup(ft_presents_func(&w->pr, e->arg2));
+	if (!m->text) {
+		w->oom = true;
+		return;
+	}
+	w->nmarks++;
+	k = ft_map_put(&w->last_present, e->tid, (uint32_t)w->npresent_ts,
+		       &isnew);
+	if (!k || (isnew && FT_VEC_RESERVE(w->present_ts, w->npresent_ts,
+					    w->present_tscap))) {
+		w->oom = true;
+		return;
+	}
+	if (isnew) {
+		w->present_ts[w->npresent_ts++] = e->ts;
+		return;
+	}
+	if (e->ts > w->present_ts[*k]) {
+		struct ft_frame fr = {
+			.start_ns = w->present_ts[*k],
+			.present_ns = e->ts,
+			.frametime_ns = e->ts - w->present_ts[*k],
+			.pid = e->arg,
+			.tid = e->tid,
+			.flags = FT_FRAME_PRESENT,
+		};
+
+		if (FT_VEC_RESERVE(w->frames, w->nframes, w->framecap)) {
+			w->oom = true;
+			return;
+		}
+		w->frames[w->nframes++] = fr;
+		if (w->o.frames_from == FT_FRAMES_PRESENT ||
+		    (w->o.frames_from == FT_FRAMES_AUTO && !w->feeds.n))
+			ft_watch_frame_seen(w, e->arg, e->ts, fr.frametime_ns,
+					    false, ft_presents_func(&w->pr, e->arg2));
+	}
+	w->present_ts[*k] = e->ts;
+}
+
 /* Records from the aux ring (flight) or the main ring (user ring). */
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -146,6 +200,10 @@ static int on_record(void *ctx, void *data, size_t size)
 	}
 	if (ft_rec_mark(data, size, text)) {
 		on_mark(w, e, text);
+		return 0;
+	}
+	if (e->type == FT_EV_PRESENT) {
+		on_present(w, e);
 		return 0;
 	}
 	if (e->type == FT_AUX_WAKELAT) {
@@ -178,8 +236,14 @@ static void usage(FILE *f)
 		"                          of the last 301 frames (default 4 when no\n"
 		"                          other trigger is given)\n"
 		"  --min-frames N          frames before --frame-factor applies (60)\n"
-		"  --frames-from feed|markers|mangohud|auto   (default auto: the\n"
-		"                          framebench feed, else trace_marker counters)\n"
+		"  --frames-from feed|markers|mangohud|present|auto   (default auto:\n"
+		"                          the framebench feed, else trace_marker\n"
+		"                          counters and present calls)\n"
+		"  --present auto|FUNC[@LIB]  frames from present calls (uprobes):\n"
+		"                          auto: glXSwapBuffers, eglSwapBuffers,\n"
+		"                          vkQueuePresentKHR in the libraries the\n"
+		"                          target maps; FUNC[@LIB] another function\n"
+		"  -p, --pid PID           the target of --present (else the command)\n"
 		"  --feed-pid PID          only this framebench's feed\n"
 		"  --mangohud PATH         a MangoHud log (or its folder) being written\n"
 		"  --wakelat D             a wake-up latency above D ...\n"
@@ -209,7 +273,9 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		{ "frame-factor", required_argument, NULL, 'k' },
 		{ "min-frames", required_argument, NULL, 'n' },
 		{ "frames-from", required_argument, NULL, 'F' },
-		{ "feed-pid", required_argument, NULL, 'p' },
+		{ "feed-pid", required_argument, NULL, 256 },
+		{ "present", required_argument, NULL, 257 },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "feed-dir", required_argument, NULL, 'D' },
 		{ "mangohud", required_argument, NULL, 'm' },
 		{ "wakelat", required_argument, NULL, 'l' },
@@ -242,7 +308,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 	o->feed_dir = "/dev/shm";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:d:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->dir = optarg; break;
 		case 'P': o->pre_ns = gs_opt_duration_ns("--pre", optarg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
@@ -255,9 +321,12 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 			else if (!strcmp(optarg, "feed")) o->frames_from = FT_FRAMES_FEED;
 			else if (!strcmp(optarg, "markers")) o->frames_from = FT_FRAMES_MARKERS;
 			else if (!strcmp(optarg, "mangohud")) o->frames_from = FT_FRAMES_MANGOHUD;
-			else gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud or auto, got '%s'", optarg);
+			else if (!strcmp(optarg, "present")) o->frames_from = FT_FRAMES_PRESENT;
+			else gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud, present or auto, got '%s'", optarg);
 			break;
-		case 'p': o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
+		case 256: o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
+		case 257: ft_present_cli_add(&o->present, optarg); break;
+		case 'p': ft_present_cli_pid(&o->present, optarg); break;
 		case 'D': o->feed_dir = optarg; break;
 		case 'm': o->mangohud = optarg; explicit_trigger = true; break;
 		case 'l': o->wakelat_ns = gs_opt_duration_ns("--wakelat", optarg, NSEC_PER_MSEC, 1000, 3600 * NSEC_PER_SEC); explicit_trigger = true; break;
@@ -283,7 +352,10 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		o->factor = 4;
 	if (o->frames_from == FT_FRAMES_MANGOHUD && !o->mangohud)
 		gs_die(EXIT_USAGE, "option --frames-from mangohud needs --mangohud PATH");
+	if (o->frames_from == FT_FRAMES_PRESENT && !ft_present_cli_any(&o->present))
+		gs_die(EXIT_USAGE, "option --frames-from present needs --present");
 	o->command = optind < argc ? argv + optind : NULL;
+	ft_present_cli_check(&o->present, o->command != NULL);
 	return -1;
 }
 
@@ -317,6 +389,15 @@ static void attach(struct ft_watch *w, struct ft_child *child)
 	}
 	if (w->b.notes[0] && !w->o.quiet)
 		gs_warn("watch: %s", w->b.notes);
+	ft_map_init(&w->last_present);
+	if (ft_present_cli_any(&w->o.present)) {
+		const struct ft_present_cli *pc = &w->o.present;
+
+		ft_presents_init(&w->pr, ft_bpf_present_prog(&w->b),
+				 pc->autodetect, pc->spec, pc->nspec,
+				 pc->pid ? pc->pid : child->pid, w->o.verbose);
+		ft_presents_start(&w->pr, child->pid > 0);
+	}
 	if (ft_flight_init(&w->ring, &w->b, w->o.user_ring, w->o.ring_slots))
 		gs_die(EXIT_RUNTIME, "out of memory");
 }
@@ -378,6 +459,7 @@ static void run(struct ft_watch *w, struct ft_child *child)
 			ft_feedset_scan(&w->feeds);
 			next_scan = now + 200 * NSEC_PER_MSEC;
 		}
+		ft_presents_scan(&w->pr, now);
 		ring_buffer__poll(w->b.rb, done ? 0 : 10);
 		ring_buffer__consume(w->b.rb);
 		ft_feedset_poll(&w->feeds, on_feed_frame, w);
@@ -437,7 +519,10 @@ static void cleanup(struct ft_watch *w)
 	unlink(path);
 	if (w->log)
 		fclose(w->log);
+	ft_presents_close(&w->pr);
 	ft_bpf_close(&w->b);
+	ft_map_free(&w->last_present);
+	free(w->present_ts);
 	ft_feedset_free(&w->feeds);
 	for (size_t i = 0; i < w->nmarks; i++)
 		free(w->marks[i].text);

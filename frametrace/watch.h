@@ -22,6 +22,9 @@
 
 #include "feed.h"
 #include "ftbpf.h"
+#include "ftutil.h"
+#include "present.h"
+#include "present_attach.h"
 #include "steal.h"
 #include "trace.h"
 
@@ -94,6 +97,7 @@ enum ft_frames_from {
 	FT_FRAMES_FEED,
 	FT_FRAMES_MARKERS,
 	FT_FRAMES_MANGOHUD,
+	FT_FRAMES_PRESENT,	/* present calls (--present) */
 };
 
 struct ft_watch_opts {
@@ -110,6 +114,7 @@ struct ft_watch_opts {
 	uint64_t ring_slots, duration, feed_pid;
 	const char *feed_dir;
 	int verbose;
+	struct ft_present_cli present;	/* --present, -p */
 	char **command;		/* NULL: none */
 };
 
@@ -132,7 +137,11 @@ struct ft_watch {
 	struct ft_trace names;	/* tasks (and nothing else) */
 	struct ft_feedset feeds;
 	struct ft_mangotail mh;
-	/* frames and markers of the last seconds */
+	struct ft_presents pr;	/* uprobes on present calls */
+	struct ft_map last_present;	/* tid -> index into present_ts */
+	uint64_t *present_ts;
+	size_t npresent_ts, present_tscap;
+	/* frames and markers (and present calls) of the last seconds */
 	struct ft_frame *frames;
 	size_t nframes, framecap;
 	struct ft_mark *marks;

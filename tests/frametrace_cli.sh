@@ -40,6 +40,13 @@ expect 2 "frametrace: unknown option '--bogus' (see --help)" record --bogus -o "
 expect 2 "option --top: expected" report --top 0 "$FX"
 expect 2 "option --frame-ms: expected" watch -o "$T/w" --frame-ms -3
 expect 2 "option --ring-slots: expected a power of two" watch -o "$T/w" --ring-slots 3000
+expect 2 "option --present needs -p PID or a command after --" record -o "$T/z.ftr" --present auto
+expect 2 "option --present: 'bad name' is not a function name" record -o "$T/z.ftr" --present 'bad name' -- true
+expect 2 "option --present: 'x@': no library after '@'" watch -o "$T/w" --present 'x@' -- true
+expect 2 "option --pid: no process 2147483646" record -o "$T/z.ftr" --present auto -p 2147483646
+expect 2 "option --pid: not with a command" record -o "$T/z.ftr" --present auto -p 1 -- true
+expect 2 "option --frames-from present needs --present" watch -o "$T/w" --frames-from present
+expect 2 "option --frame-event: expected an event name without group" import -o "$T/z.ftr" --frame-event probe:x "$FX"
 expect 2 "$T/nope.txt: No such file or directory" report "$T/nope.txt"
 expect 2 "usage: frametrace export" export "$FX"
 

@@ -22,6 +22,7 @@
 #include "mangohud.h"
 #include "marker.h"
 #include "model.h"
+#include "present.h"
 #include "test_frametrace.h"
 #include "tracefile.h"
 #include "util.h"
@@ -390,6 +391,115 @@ static void import_mangohud_layouts(void **state)
 	assert_non_null(strstr(err, "miss.csv:1"));
 }
 
+/* ---- present calls ----------------------------------------------------- */
+
+static void present_names_and_libraries(void **state)
+{
+	const char *extra[] = { "dxvk_present" }, *n = NULL;
+	const char *maps[] = {
+		"/usr/lib/x86_64-linux-gnu/libGL.so.1.7.0",
+		"/usr/lib/x86_64-linux-gnu/libGLX.so.0.0.0",
+		"/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/opt/game/lib/libvulkan.so.1",
+		"/usr/lib/libEGL.so.1.1.0",
+		"/usr/lib/libEGL_mesa.so.0",
+	};
+	struct ft_present_target tg[8];
+	struct ft_maps_line m;
+	char line[] = "7f0372713000-7f037271c000 r-xp 00006000 fd:01 123456   "
+		      "/usr/lib/x86_64-linux-gnu/libGLX.so.0.0.0\n";
+	char anon[] = "7ffd1000-7ffd2000 rw-p 00000000 00:00 0  [stack]";
+	char gone[] = "7f00-7f10 r-xp 0 08:02 77 /tmp/libx.so (deleted)";
+	size_t k;
+
+	(void)state;
+	assert_true(ft_present_event("glXSwapBuffers", NULL, 0, &n));
+	assert_string_equal(n, "glXSwapBuffers");
+	/* perf probe's second probe of the same name */
+	assert_true(ft_present_event("vkQueuePresentKHR_1", NULL, 0, &n));
+	assert_false(ft_present_event("glXSwapBuffers__return", NULL, 0, &n));
+	assert_true(ft_present_return_event("glXSwapBuffers__return", NULL, 0));
+	assert_false(ft_present_event("glXSwapBuffersMscOML", NULL, 0, &n));
+	assert_false(ft_present_event("dxvk_present", NULL, 0, &n));
+	assert_true(ft_present_event("dxvk_present", extra, 1, &n));
+	assert_string_equal(n, "dxvk_present");
+
+	/* libGLX's glXSwapBuffers, not libGL's (it jumps into libGLX) */
+	k = ft_present_auto_targets(maps, 6, tg, 8);
+	assert_int_equal(k, 3);
+	assert_int_equal(tg[0].path, 1);
+	assert_string_equal(tg[0].func, "glXSwapBuffers");
+	assert_int_equal(tg[1].path, 3);
+	assert_string_equal(tg[1].func, "vkQueuePresentKHR");
+	assert_int_equal(tg[2].path, 4);
+	assert_string_equal(tg[2].func, "eglSwapBuffers");
+	/* without libGLX, libGL's is the one */
+	k = ft_present_auto_targets(maps, 1, tg, 8);
+	assert_int_equal(k, 1);
+	assert_string_equal(tg[0].func, "glXSwapBuffers");
+
+	assert_true(ft_maps_parse_line(line, &m));
+	assert_true(m.exec);
+	assert_string_equal(m.path, "/usr/lib/x86_64-linux-gnu/libGLX.so.0.0.0");
+	assert_int_equal(m.ino, 123456);
+	assert_int_equal(m.dev, (uint64_t)0xfd << 32 | 1);
+	assert_true(ft_maps_parse_line(anon, &m));
+	assert_null(m.path);
+	assert_true(ft_maps_parse_line(gone, &m));
+	assert_null(m.path);
+	assert_false(ft_maps_parse_line((char[]){ "not a maps line" }, &m));
+}
+
+/* `perf record -e 'sched:*' -e probe_libGLX:glXSwapBuffers` as perf script
+ * prints it: the uprobe's entry lines are frame boundaries of the calling
+ * thread, return probes are skipped quietly, and so are the scheduler
+ * events frametrace does not use. */
+static const char perf_present_text[] =
+	"glxgears 500 [001] 10.000000000: probe_libGLX:glXSwapBuffers: (7f0372719c00)\n"
+	"glxgears 500 [001] 10.000400000: probe_libGLX:glXSwapBuffers__return: (7f0372719c00 <- 55b0caf51ac8)\n"
+	"glxgears 500 [001] 10.000500000: sched:sched_prepare_exec: interp=x filename=y pid=500 comm=z\n"
+	"glxgears 500 [001] 10.016000000: probe_libGLX:glXSwapBuffers: (7f0372719c00)\n"
+	"render 501 [000] 10.020000000: probe_x:my_present: (7f00)\n"
+	"glxgears 500 [001] 10.033000000: probe_libGLX:glXSwapBuffers: (7f0372719c00)\n"
+	"render 501 [000] 10.040000000: probe_x:my_present: (7f00)\n"
+	"glxgears 500 [000] 10.040100000: sched:sched_switch: prev_comm=glxgears prev_pid=500 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+
+static void import_present_calls(void **state)
+{
+	struct ft_trace t;
+	const char *extra[] = { "my_present" };
+	struct ft_import_opts o = { .frame_events = extra, .nframe_events = 1 };
+	char err[512];
+	int rc;
+
+	(void)state;
+	rc = ft_import_mem(perf_present_text, strlen(perf_present_text), "g.txt",
+			   FT_FMT_UNKNOWN, &t, err, sizeof(err));
+	/* my_present is not a present call without --frame-event */
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(t.warning, "g.txt:5: unknown events skipped: my_present (2)"));
+	assert_null(strstr(t.warning, "__return"));
+	assert_null(strstr(t.warning, "sched_prepare_exec"));
+	assert_int_equal(t.nframes, 2);
+	assert_int_equal(t.frames[0].start_ns, 10000000000ULL);
+	assert_int_equal(t.frames[0].present_ns, 10016000000ULL);
+	assert_int_equal(t.frames[0].frametime_ns, 16 * MS);
+	assert_int_equal(t.frames[1].frametime_ns, 17 * MS);
+	assert_int_equal(t.frames[1].tid, 500);
+	/* no pid column: the thread stands for its process */
+	assert_int_equal(t.frames[1].pid, 500);
+	assert_true(t.frames[1].flags & FT_FRAME_PRESENT);
+	ft_trace_free(&t);
+
+	rc = ft_import_mem_opts(perf_present_text, strlen(perf_present_text),
+				"g.txt", FT_FMT_UNKNOWN, &o, &t, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	/* two threads present: one frame each of their own intervals */
+	assert_int_equal(t.nframes, 3);
+	assert_int_equal(t.frames[2].tid, 501);
+	assert_int_equal(t.frames[2].frametime_ns, 20 * MS);
+	ft_trace_free(&t);
+}
 
 int main(void)
 {
@@ -403,6 +513,8 @@ int main(void)
 		cmocka_unit_test(import_perf_script),
 		cmocka_unit_test(import_ftrace_text),
 		cmocka_unit_test(import_mangohud_layouts),
+		cmocka_unit_test(present_names_and_libraries),
+		cmocka_unit_test(import_present_calls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Frames from the present calls of an unmodified OpenGL program: Debian's
+# glxgears on Xvfb with Mesa's software renderer, recorded by
+# `frametrace record --present auto -- glxgears` while perf records the same
+# run through its own uprobe on glXSwapBuffers (`perf probe`, system-wide).
+# Both see the same calls, so the frame counts must agree within 1 % + 2
+# (perf may drop events under load; a present in flight when the recorder
+# stops the program may be in one and not the other) and the frame-time
+# p50 within 2 % (each uprobe takes its own timestamp, a few microseconds
+# apart; the frames are about 0.6 ms). The perf text is imported with the
+# frames taken from its uprobe events, and the recording must name the
+# present function, leave no uprobe, no Xvfb and no glxgears behind.
+# Skips (77), saying why, without root, perf, Xvfb, glxgears or libGLX
+# (scripts/deps.sh installs xvfb and mesa-utils).
+. tests/lib.sh
+FT=$B/frametrace
+JG=$B/tests/jsonget
+need "$FT"
+need "$JG"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (BPF uprobes, perf probe)"
+command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1 ||
+	skip "no working perf"
+command -v Xvfb >/dev/null 2>&1 || skip "no Xvfb (Debian package xvfb)"
+command -v glxgears >/dev/null 2>&1 || skip "no glxgears (Debian package mesa-utils)"
+GLX=$(ldconfig -p 2>/dev/null | awk '$1 == "libGLX.so.0" { print $NF; exit }')
+[ -n "$GLX" ] || skip "no libGLX.so.0 (libglx0)"
+
+G=ftpresent$$
+XPID= PPID_=
+cleanup() {
+	[ -n "$PPID_" ] && kill -INT "$PPID_" 2>/dev/null && wait "$PPID_" 2>/dev/null
+	[ -n "$XPID" ] && kill "$XPID" 2>/dev/null && wait "$XPID" 2>/dev/null
+	perf probe -q -d "$G:*" >/dev/null 2>&1
+	at_exit
+}
+trap cleanup EXIT
+
+# a display of our own
+Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3>"$T/display" \
+	>"$T/xvfb.log" 2>&1 &
+XPID=$!
+i=0
+while [ ! -s "$T/display" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$T/display" ] || skip "Xvfb did not start: $(tail -1 "$T/xvfb.log")"
+DISPLAY=:$(head -1 "$T/display")
+export DISPLAY
+timeout 2 glxgears >/dev/null 2>"$T/gg.err"
+[ $? -eq 124 ] || skip "glxgears does not run on Xvfb here: $(tail -1 "$T/gg.err")"
+
+# perf's own uprobe, in a group of this test's (removed at exit)
+perf probe -q -f -x "$GLX" -a "$G:glXSwapBuffers=glXSwapBuffers" >"$T/probe.err" 2>&1 ||
+	skip "perf probe failed: $(tail -1 "$T/probe.err")"
+perf record -q -k mono -a -m 16M -e "$G:glXSwapBuffers*" -e sched:sched_switch \
+	-o "$T/perf.data" >"$T/perf.out" 2>&1 &
+PPID_=$!
+sleep 1
+"$FT" record -q -d 3s --present auto -o "$T/r.ftr" -- glxgears \
+	>"$T/rec.out" 2>"$T/rec.err" || fail "record --present auto: $(cat "$T/rec.err")"
+sleep 0.2
+kill -INT "$PPID_"
+wait "$PPID_"
+PPID_=
+pgrep -x glxgears >/dev/null && fail "glxgears left running"
+"$FT" info "$T/r.ftr" >"$T/info" || fail "info failed"
+grep "^meta present=" "$T/info"
+grep -q "^meta present=glXSwapBuffers@.*libGLX" "$T/info" ||
+	fail "the recording does not name glXSwapBuffers in libGLX"
+
+perf script -i "$T/perf.data" -F comm,pid,tid,cpu,time,event,trace --ns \
+	>"$T/script.txt" 2>/dev/null || fail "perf script failed"
+grep -m1 "$G:glXSwapBuffers" "$T/script.txt"
+perf report -i "$T/perf.data" --stats 2>/dev/null | grep -i "lost" | head -3
+"$FT" import -o "$T/p.ftr" "$T/script.txt" 2>"$T/imp.err" ||
+	fail "import of the perf uprobe recording: $(cat "$T/imp.err")"
+grep -q "unknown events" "$T/imp.err" && fail "import: $(cat "$T/imp.err")"
+
+"$FT" report --json "$T/r.ftr" >"$T/r.json" 2>/dev/null || fail "report (record)"
+"$FT" report --json "$T/p.ftr" >"$T/p.json" 2>/dev/null || fail "report (perf)"
+"$FT" report "$T/r.ftr" 2>/dev/null | sed -n '/^frames:/,/slow frames/p'
+"$FT" report "$T/p.ftr" 2>/dev/null | sed -n '/^frames:/,/slow frames/p'
+rn=$($JG "$T/r.json" frames.count) rp50=$($JG "$T/r.json" frames.frametime_ms.p50)
+pn=$($JG "$T/p.json" frames.count) pp50=$($JG "$T/p.json" frames.frametime_ms.p50)
+rsrc=$($JG "$T/r.json" frames.source)
+echo "record: $rn frames, p50 $rp50 ms ($rsrc); perf: $pn frames, p50 $pp50 ms"
+case $rsrc in "present calls (glXSwapBuffers) of glxgears:"*) ;;
+*) fail "frames of the recording come from '$rsrc'" ;; esac
+[ "${rn:-0}" -gt 100 ] || fail "only ${rn:-0} frames recorded"
+echo "$rn $pn $rp50 $pp50" | awk '{
+	dn = $1 - $2; if (dn < 0) dn = -dn
+	dp = $3 - $4; if (dp < 0) dp = -dp
+	if (dn > 0.01 * $2 + 2) { print "FAIL: frame counts " $1 " vs " $2; bad = 1 }
+	if (dp > 0.02 * $4) { print "FAIL: frame-time p50 " $3 " vs " $4 " ms"; bad = 1 }
+	exit bad }' || fails=$((fails + 1))
+
+# watch: the same frames drive the triggers (every frame is over 10 us)
+"$FT" watch -q -o "$T/w" --present auto --frame-ms 0.01 --pre 500ms \
+	--post 100ms --min-gap 500ms --max-captures 2 -d 2s -- glxgears \
+	>/dev/null 2>"$T/w.err" || fail "watch --present auto: $(cat "$T/w.err")"
+cat "$T/w/captures.log"
+grep -q "^capture 1: frame .* of glxgears [0-9]* (glXSwapBuffers)" "$T/w/captures.log" ||
+	fail "no capture triggered by a glXSwapBuffers frame"
+n=$("$FT" info "$T/w/capture-001.ftr" 2>/dev/null | awk '/^  present / { print $2 }')
+[ "${n:-0}" -gt 10 ] || fail "capture 1 holds ${n:-0} present calls"
+pgrep -x glxgears >/dev/null && fail "glxgears left running by watch"
+finish "frametrace present calls"
