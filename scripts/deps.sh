@@ -4,7 +4,9 @@
 # Installs everything the build and the tests need on Debian 12 (bookworm):
 # the toolchain, libbpf and bpftool from bookworm-backports, qemu and
 # busybox for the VM harness, cmocka, perf, the packaging and man page
-# tools (debhelper, lintian, man-db, systemd-analyze, bash-completion), and
+# tools (debhelper, lintian, man-db, systemd-analyze, bash-completion),
+# Xvfb and glxgears for frametrace's present-call test (xvfb and mesa-utils
+# add about 10 MB installed; Mesa's libgl1-mesa-dri comes with them), and
 # the pinned sched_ext kernel (downloaded into a cache, not installed).
 # Idempotent: when all is present it changes nothing.
 #
@@ -31,7 +33,8 @@ as_root() {
 PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps
 libclang-rt-19-dev
-debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion"
+debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion
+xvfb mesa-utils libgl1-mesa-dri"
 # libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1
 # lacks the struct_ops and ring-buffer APIs we use). Selected per package,
 # never with -t: -t also pulls backports' libelf 0.192 (and its libdw) in as
