@@ -151,6 +151,23 @@ static __always_inline void irq_exit(void)
 		s->depth--;
 }
 
+/*
+ * A context switch never happens inside an interrupt handler, so the depth
+ * is 0 there. Resetting it heals a count left behind by an entry whose exit
+ * was not seen: an interrupt between attaching the entry and the exit
+ * programs, or an exit program skipped by BPF's recursion guard. Left
+ * alone, the periodic entries keep such a count fresh and every later
+ * wake-up on that CPU reads as made by an interrupt.
+ */
+static __always_inline void irq_reset(void)
+{
+	__u32 zero = 0;
+	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+
+	if (s)
+		s->depth = 0;
+}
+
 static __always_inline bool in_irq_ctx(void)
 {
 	__u32 zero = 0;
@@ -398,6 +415,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 			wl_mark_runnable(prev);
 		wl_check_switch_in(next);
 	}
+	irq_reset();
 	return 0;
 }
 
