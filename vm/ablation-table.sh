@@ -114,3 +114,23 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" '
 		}
 		printf "   %d of %d runs left out: the host'"'"'s other processes used more than %s CPUs during them\n", out, all, max
 	}'
+# BPF cost per call (gs.bpfstats=1): the median over each configuration's
+# runs of every program's run_time_ns / run_cnt
+if grep -q '^@@GS DATA bpf_cost ' "$res" 2>/dev/null; then
+	echo
+	echo "   BPF cost per call (ns, kernel.bpf_stats_enabled=1; median over the runs):"
+	grep '^@@GS DATA bpf_cost ' "$res" | awk -v configs="$configs" '
+		{ c = $5; for (i = 6; i + 1 <= NF; i += 2) { split($(i + 1), v, "ns/"); k = c SUBSEP $i; n[k]++; x[k, n[k]] = v[1] + 0; if (!($i in seen)) { seen[$i] = 1; prog[++np] = $i } } }
+		function median(k,   m, i, j, t, a) { m = n[k]; for (i = 1; i <= m; i++) a[i] = x[k, i]
+			for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+		END {
+			ncfg = split(configs, name, ",")
+			line = sprintf("   %-36s", "configuration"); for (p = 1; p <= np; p++) line = line sprintf(" %11s", prog[p]); print line
+			for (c = 1; c <= ncfg; c++) {
+				line = sprintf("   %-36s", name[c]); any = 0
+				for (p = 1; p <= np; p++) { k = c SUBSEP prog[p]; if (n[k]) { line = line sprintf(" %11.0f", median(k)); any = 1 } else line = line sprintf(" %11s", "-") }
+				if (any) print line
+			}
+		}'
+fi

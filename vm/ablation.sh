@@ -13,7 +13,7 @@
 #
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
 #                  [--profile NAME] [--bg PATTERN|none] [--fb-args "ARGS"]
-#                  [--calibration R|auto]
+#                  [--calibration R|auto] [--bpf-stats]
 #                  [--tcg single|multi]
 #                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
 #                  [--program PATH]...
@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
 reps=5 dur=10s profile=proton bg=hogs:2 calib=auto fbargs="" tcg=${VM_TCG:-single} smp=2 maxload=0.5 shape=""
-out=$B/vm/ablation extra=""
+out=$B/vm/ablation extra="" bpfstats=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--configs) configs=$2; shift 2 ;;
@@ -38,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--profile) profile=$2; shift 2 ;;
 	--bg) bg=$2; shift 2 ;;
 	--calibration) calib=$2; shift 2 ;;
+	--bpf-stats) bpfstats=1; shift ;;
 	--fb-args) fbargs=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
@@ -60,7 +61,7 @@ ncfg=$(echo "$configs" | tr ',' '\n' | wc -l)
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
 limit=$(( 180 + reps * ncfg * (secs + 20) * 3 ))
 
-append="gs.configs=$configs gs.reps=$reps gs.fbdur=$dur gs.profile=$profile gs.bg=$bg gs.calib=$calib"
+append="gs.configs=$configs gs.reps=$reps gs.fbdur=$dur gs.profile=$profile gs.bg=$bg gs.calib=$calib gs.bpfstats=$bpfstats"
 [ -n "$fbargs" ] && append="$append gs.fbargs=$(echo "$fbargs" | tr ' ' ',')"
 # shellcheck disable=SC2086
 BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --smp "$smp" $shape \

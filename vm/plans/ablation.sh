@@ -18,6 +18,8 @@
 #   gs.bg=PATTERN         background load (default hogs:2; none: no load)
 #   gs.fbargs=A,B,...     extra framebench options (commas for spaces),
 #                         e.g. gs.fbargs=--fps,10
+#   gs.bpfstats=0|1       kernel.bpf_stats_enabled during the runs, and each
+#                         lavd run's BPF cost per call ("DATA bpf_cost")
 #   gs.calib=R|auto       framebench's work-loop rate for every run
 #                         (--calibration); auto (default): the fastest of
 #                         three calibrations at the start, on the idle
@@ -33,6 +35,7 @@ fbdur=$(gs_param fbdur 10s)
 profile=$(gs_param profile proton)
 bg=$(gs_param bg hogs:2)
 calib=$(gs_param calib auto)
+bpfstats=$(gs_param bpfstats 0)
 fbargs=$(gs_param fbargs "" | tr ',' ' ')
 LOG=/tmp/sched.log
 
@@ -41,6 +44,7 @@ ncfg=$#
 gs_out "PHASE ablation configs=$configs reps=$reps fbdur=$fbdur profile=$profile bg=$bg fbargs=$fbargs"
 [ -x /bin/framebench ] || { gs_result ablation FAIL "no /bin/framebench (make static)"; return 0; }
 
+[ "$bpfstats" = 1 ] && echo 1 > /proc/sys/kernel/bpf_stats_enabled
 [ "$calib" = auto ] && calib=$(fb_rate)
 gs_out "DATA calibration $calib"
 
@@ -83,6 +87,7 @@ run_one() {
 		fi
 		kill -INT "$SPID"
 		wait_exit "$SPID" 30
+		grep -q 'BPF cost' "$LOG" && gs_out "DATA bpf_cost $n $idx $(sed -n 's/.*): //p' "$LOG")"
 		last=$(grep '^\[' "$LOG" | tail -n 2 | head -n 1)
 		[ -n "$last" ] && gs_out "DATA lavdstats $n $idx $last"
 		# mean active CPUs over the run's statistics lines (core compaction)
