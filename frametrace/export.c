@@ -87,12 +87,48 @@ static int item_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The line a frame's marker is written on: the presenting thread on the
+ * CPU it runs on at that time, else the task running on the first CPU
+ * whose task is known (the marker's own text names the process). A line
+ * by a task that does not run on its CPU would contradict the switches
+ * when the export is read back. */
+static void marker_writer(const int64_t *cur, uint32_t ncpu, uint32_t tid,
+			  uint32_t *who, uint16_t *cpu)
+{
+	for (uint32_t c = 0; c < ncpu; c++)
+		if (cur[c] == (int64_t)tid) {
+			*who = tid;
+			*cpu = (uint16_t)c;
+			return;
+		}
+	for (uint32_t c = 0; c < ncpu; c++)
+		if (cur[c] >= 0) {
+			*who = (uint32_t)cur[c];
+			*cpu = (uint16_t)c;
+			return;
+		}
+	*who = tid;
+	*cpu = 0;
+}
+
+/* The task a line is written by: the event's own, or for a line whose
+ * task perf could not tell, the task running on its CPU (an interrupt's
+ * wake-up is written by the task it interrupted, as ftrace does). */
+static uint32_t line_task(const struct ft_ev *e, uint32_t own,
+			  const int64_t *cur, uint32_t ncpu)
+{
+	if ((e->flags & FT_F_NO_TASK) && e->cpu < ncpu && cur[e->cpu] >= 0)
+		return (uint32_t)cur[e->cpu];
+	return own;
+}
+
 int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 {
 	bool has_waking = false;
 	struct item *it;
 	size_t n = 0, nframes_out = 0;
-	uint32_t seq = 0;
+	uint32_t seq = 0, ncpu = 0;
+	int64_t *cur;
 
 	for (size_t i = 0; i < t->nev; i++)
 		if (t->ev[i].type == FT_EV_WAKING)
@@ -100,9 +136,18 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 	for (size_t i = 0; i < t->nframes; i++)
 		if (!(t->frames[i].flags & FT_FRAME_MARKER))
 			nframes_out++;
+	for (size_t i = 0; i < t->nev; i++)
+		if (t->ev[i].type == FT_EV_SWITCH && t->ev[i].cpu >= ncpu)
+			ncpu = t->ev[i].cpu + 1u;
+	cur = malloc((ncpu ? ncpu : 1) * sizeof(*cur));
 	it = malloc((t->nev + 2 * nframes_out + 1) * sizeof(*it));
-	if (!it)
+	if (!it || !cur) {
+		free(it);
+		free(cur);
 		return -1;
+	}
+	for (uint32_t c = 0; c < ncpu; c++)
+		cur[c] = -1;
 	for (size_t i = 0; i < t->nev; i++) {
 		const struct ft_ev *e = &t->ev[i];
 
@@ -155,6 +200,8 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 					snprintf(st, sizeof(st), "%c", ft_state_char(s));
 				comm_of(t, e->tid, e->cpu, a, sizeof(a));
 				comm_of(t, e->arg, e->cpu, b, sizeof(b));
+				if (e->cpu < ncpu)
+					cur[e->cpu] = e->arg;
 				line_head(f, t, e->tid, e->cpu, "d..2", e->ts);
 				fprintf(f, "sched_switch: prev_comm=%s prev_pid=%u "
 					"prev_prio=%u prev_state=%s ==> next_comm=%s "
@@ -163,11 +210,12 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 					st, b, e->arg,
 					(e->arg2 >> 24) & 0xff ? (e->arg2 >> 24) & 0xff : 120);
 			} else if (e->type == FT_EV_MARK) {
-				line_head(f, t, e->tid, e->cpu, "....", e->ts);
+				line_head(f, t, line_task(e, e->tid, cur, ncpu),
+					  e->cpu, "....", e->ts);
 				fprintf(f, "tracing_mark_write: %s\n",
 					ft_str_get(t, e->arg2));
 			} else {
-				uint32_t waker = (e->flags & FT_F_IRQ) ? e->arg : e->arg;
+				uint32_t waker = line_task(e, e->arg, cur, ncpu);
 				uint32_t prio = (e->arg2 >> 16) & 0xff;
 
 				comm_of(t, e->tid, e->cpu, a, sizeof(a));
@@ -181,10 +229,13 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 			const struct ft_frame *fr = &t->frames[it[k].idx];
 			uint32_t tid = fr->tid ? fr->tid : fr->pid;
 			uint32_t pid = fr->pid ? fr->pid : (tid ? ft_task_pid(t, tid) : 0);
+			uint32_t who;
+			uint16_t wc;
 
 			if (!pid)
 				pid = 1; /* frames-only traces (MangoHud) */
-			line_head(f, t, tid ? tid : pid, 0, "....", it[k].ts);
+			marker_writer(cur, ncpu, tid ? tid : pid, &who, &wc);
+			line_head(f, t, who, wc, "....", it[k].ts);
 			if (it[k].kind == 1) {
 				fprintf(f, "tracing_mark_write: S|%u|frame|%zu\n", pid,
 					it[k].idx);
@@ -195,11 +246,11 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 				else
 					fprintf(f, "tracing_mark_write: C|%u|frame_present|1\n",
 						pid);
-				line_head(f, t, tid ? tid : pid, 0, "....", it[k].ts);
+				line_head(f, t, who, wc, "....", it[k].ts);
 				fprintf(f, "tracing_mark_write: C|%u|frametime_ms|%.3f\n",
 					pid, (double)fr->frametime_ns / 1e6);
 				if (fr->disturbance) {
-					line_head(f, t, tid ? tid : pid, 0, "....", it[k].ts);
+					line_head(f, t, who, wc, "....", it[k].ts);
 					fprintf(f, "tracing_mark_write: C|%u|disturbance|1\n",
 						pid);
 				}
@@ -207,6 +258,7 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 		}
 	}
 	free(it);
+	free(cur);
 	return ferror(f) ? -1 : 0;
 }
 

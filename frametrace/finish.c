@@ -82,11 +82,106 @@ static size_t upper_bound(const struct ft_ev *a, size_t hi, uint64_t v)
 	return lo;
 }
 
+uint64_t ft_switch_in_time(const struct ft_switch_bounds *b,
+			   bool *contradiction)
+{
+	uint64_t est = b->has_est ? b->est : b->lo;
+
+	*contradiction = b->lo > b->hi;
+	if (*contradiction)
+		return b->hi;
+	if (est < b->lo)
+		est = b->lo;
+	if (est > b->hi)
+		est = b->hi;
+	return est;
+}
+
+/* The tasks seen emitting events on one CPU since its last switch: who,
+ * their first event (time and index) and their last event's time. A CPU
+ * between two switches runs one task, two when a switch is missing, more
+ * where a recording of one command ends (its threads exit one after the
+ * other with no switch recorded between them). */
+#define SEEN_MAX 16
+
+struct seen {
+	uint32_t tid[SEEN_MAX];
+	uint64_t first[SEEN_MAX], last[SEEN_MAX];
+	size_t first_idx[SEEN_MAX];
+	int n;
+};
+
+static void seen_note(struct seen *s, uint32_t tid, uint64_t ts, size_t i)
+{
+	for (int k = 0; k < s->n; k++)
+		if (s->tid[k] == tid) {
+			s->last[k] = ts;
+			return;
+		}
+	if (s->n == SEEN_MAX)
+		return;
+	s->tid[s->n] = tid;
+	s->first[s->n] = s->last[s->n] = ts;
+	s->first_idx[s->n] = i;
+	s->n++;
+}
+
+static int seen_find(const struct seen *s, uint32_t tid)
+{
+	for (int k = 0; k < s->n; k++)
+		if (s->tid[k] == tid)
+			return k;
+	return -1;
+}
+
+/* One missing switch (from -> to at ts on cpu) to insert before event
+ * pos. */
+static int add_synth(struct synth **sy, size_t *nsy, size_t *cap,
+		     struct ft_trace *t, size_t pos, uint64_t ts, uint16_t cpu,
+		     uint32_t from, uint32_t to)
+{
+	struct synth *s;
+
+	if (FT_VEC_RESERVE(*sy, *nsy, *cap))
+		return -1;
+	s = &(*sy)[(*nsy)++];
+	memset(s, 0, sizeof(*s));
+	s->ev.ts = ts;
+	s->ev.type = FT_EV_SWITCH;
+	s->ev.flags = FT_F_RECONSTRUCTED;
+	s->ev.cpu = cpu;
+	s->ev.tid = from;
+	s->ev.arg = to;
+	s->ev.arg2 = from == 0 ? 0 : FT_STATE_UNKNOWN;
+	s->pos = pos;
+	if (from == 0)
+		t->reconstructed++;
+	else
+		t->inconsistent++;
+	return 0;
+}
+
+/* Where to insert a switch at est that must precede the event at hi_idx:
+ * before it when est is its time (and before what else happened at that
+ * instant), else after every event up to est. */
+static size_t synth_pos(const struct ft_ev *ev, size_t hi_idx, uint64_t est,
+			bool at_own_event)
+{
+	size_t pos;
+
+	if (at_own_event && ev[hi_idx].ts == est)
+		return hi_idx;
+	pos = upper_bound(ev, hi_idx, est);
+	return pos < hi_idx ? pos : hi_idx;
+}
+
 static int repair_switches(struct ft_trace *t)
 {
 	uint32_t ncpu = 0;
 	int64_t *cur = NULL;
+	uint32_t *prev = NULL;
 	uint64_t *since = NULL;
+	struct seen *sn = NULL;
 	struct ft_map idx;
 	struct fix_task *ft = NULL;
 	size_t nft = 0, ftcap = 0;
@@ -102,7 +197,9 @@ static int repair_switches(struct ft_trace *t)
 	ft_map_init(&idx);
 	cur = malloc(ncpu * sizeof(*cur));
 	since = calloc(ncpu, sizeof(*since));
-	if (!cur || !since)
+	sn = calloc(ncpu, sizeof(*sn));
+	prev = calloc(ncpu, sizeof(*prev));
+	if (!cur || !since || !sn || !prev)
 		goto out;
 	for (uint32_t c = 0; c < ncpu; c++)
 		cur[c] = -1;
@@ -123,13 +220,79 @@ static int repair_switches(struct ft_trace *t)
 			}                                                 \
 			r_ = &ft[*v_];                                    \
 		}                                                         \
+		if (!r_)                                                  \
+			goto out;                                         \
 		r_;                                                       \
 	})
+
+	/*
+	 * The switches missing on CPU c_ before event i_ (a switch whose prev
+	 * is out_, or the end of the trace: out_ -1). The CPU ran cur, then
+	 * each other task seen emitting events there, in the order they
+	 * appeared, then out_. Each switch-in goes where the evidence puts
+	 * it (ft_switch_in_time): not before the previous switch, the last
+	 * event of the task before it or its own wake-up; not after its
+	 * own first event there (it ran from then at the latest); for out_,
+	 * where its runtime since its last switch-out (the sum_exec_runtime
+	 * delta, else the sched_stat_runtime it accumulated) says it started;
+	 * without that, at its wake-up when that was in the window (an idle
+	 * CPU runs what it wakes), else at its first event (nothing says it
+	 * ran before).
+	 */
+#define REPAIR(c_, i_, out_)                                                   \
+	do {                                                                   \
+		const struct seen *w_ = &sn[c_];                               \
+		int64_t a_ = cur[c_];                                          \
+		uint64_t tp_ = since[c_];                                      \
+		for (int k_ = 0; k_ <= w_->n; k_++) {                          \
+			const struct ft_ev *e_ = k_ < w_->n ? NULL : &t->ev[i_]; \
+			int64_t x_ = k_ < w_->n ? (int64_t)w_->tid[k_] : (out_); \
+			struct ft_switch_bounds b_ = { .lo = tp_ };            \
+			struct fix_task *q_;                                   \
+			int old_ = a_ >= 0 ? seen_find(w_, (uint32_t)a_) : -1; \
+			int own_;                                              \
+			size_t hix_;                                           \
+			bool contra_, woken_;                                  \
+			if (x_ < 0 || x_ == a_ || (k_ < w_->n && x_ == (out_))) \
+				continue;                                      \
+			q_ = TASK((uint32_t)x_);                               \
+			own_ = seen_find(w_, (uint32_t)x_);                    \
+			b_.hi = own_ >= 0 ? w_->first[own_] : t->ev[i_].ts;    \
+			hix_ = own_ >= 0 ? w_->first_idx[own_] : (i_);         \
+			/* a wake-up after its first event found it running */ \
+			woken_ = q_->last_ready > b_.lo &&                     \
+				 q_->last_ready <= b_.hi;                      \
+			if (woken_)                                            \
+				b_.lo = q_->last_ready;                        \
+			if (old_ >= 0 && w_->last[old_] > b_.lo)               \
+				b_.lo = w_->last[old_];                        \
+			/* no runtime and no wake-up: from its first event */  \
+			b_.est = b_.hi;                                        \
+			b_.has_est = !woken_;                                  \
+			if (e_ && (e_->flags & FT_F_SUMEXEC) && q_->has_sum && \
+			    e_->val >= q_->last_sum &&                         \
+			    e_->val - q_->last_sum <= e_->ts) {                \
+				b_.est = e_->ts - (e_->val - q_->last_sum);    \
+				b_.has_est = true;                             \
+			} else if (e_ && q_->rt_acc && q_->rt_acc <= e_->ts) { \
+				b_.est = e_->ts - q_->rt_acc;                  \
+				b_.has_est = true;                             \
+			}                                                      \
+			b_.est = ft_switch_in_time(&b_, &contra_);             \
+			if (add_synth(&sy, &nsy, &sycap, t,                    \
+				      synth_pos(t->ev, hix_, b_.est, own_ >= 0), \
+				      b_.est, (c_), (uint32_t)a_, (uint32_t)x_)) \
+				goto out;                                      \
+			a_ = x_;                                               \
+			tp_ = b_.est;                                          \
+		}                                                              \
+	} while (0)
 
 	for (size_t i = 0; i < t->nev; i++) {
 		struct ft_ev *e = &t->ev[i];
 		struct fix_task *p;
 		uint16_t c = e->cpu;
+		uint32_t who;
 
 		switch (e->type) {
 		case FT_EV_WAKING:
@@ -137,14 +300,10 @@ static int repair_switches(struct ft_trace *t)
 		case FT_EV_WAKEUP_NEW:
 		case FT_EV_MIGRATE:
 			p = TASK(e->tid);
-			if (!p)
-				goto out;
 			p->last_ready = e->ts;
 			break;
 		case FT_EV_RUNTIME:
 			p = TASK(e->tid);
-			if (!p)
-				goto out;
 			p->rt_acc += e->val;
 			break;
 		case FT_EV_SWITCH:
@@ -155,56 +314,35 @@ static int repair_switches(struct ft_trace *t)
 				else
 					t->inconsistent++;
 			}
+			if (cur[c] >= 0)
+				REPAIR(c, i, (int64_t)e->tid);
 			p = TASK(e->tid);
-			if (!p)
-				goto out;
-			if (cur[c] >= 0 && cur[c] != (int64_t)e->tid) {
-				struct synth *s;
-				uint64_t lo = since[c], est;
-
-				if (p->last_ready > lo && p->last_ready <= e->ts)
-					lo = p->last_ready;
-				if ((e->flags & FT_F_SUMEXEC) && p->has_sum &&
-				    e->val >= p->last_sum &&
-				    e->val - p->last_sum <= e->ts)
-					est = e->ts - (e->val - p->last_sum);
-				else if (p->rt_acc && p->rt_acc <= e->ts)
-					est = e->ts - p->rt_acc;
-				else
-					est = lo;
-				if (est < lo)
-					est = lo;
-				if (est > e->ts)
-					est = e->ts;
-				if (FT_VEC_RESERVE(sy, nsy, sycap))
-					goto out;
-				s = &sy[nsy++];
-				memset(s, 0, sizeof(*s));
-				s->ev.ts = est;
-				s->ev.type = FT_EV_SWITCH;
-				s->ev.flags = FT_F_RECONSTRUCTED;
-				s->ev.cpu = c;
-				s->ev.tid = (uint32_t)cur[c];
-				s->ev.arg = e->tid;
-				s->ev.arg2 = cur[c] == 0 ? 0 : FT_STATE_UNKNOWN;
-				s->pos = upper_bound(t->ev, i, est);
-				if (cur[c] == 0)
-					t->reconstructed++;
-				else
-					t->inconsistent++;
-			}
 			if (e->flags & FT_F_SUMEXEC) {
 				p->last_sum = e->val;
 				p->has_sum = true;
 			}
 			p->rt_acc = 0;
+			prev[c] = e->tid;
 			cur[c] = e->arg;
 			since[c] = e->ts;
+			sn[c].n = 0;
 			break;
 		default:
 			break;
 		}
+		/* an event of the task switched out at that very instant was
+		 * sorted after its switch: no sign of another run */
+		if (e->type != FT_EV_SWITCH && c < ncpu && ft_ev_emitter(e, &who) &&
+		    !(e->ts == since[c] && who == prev[c] && cur[c] >= 0))
+			seen_note(&sn[c], who, e->ts, i);
 	}
+	/* tasks seen running after the last switch of their CPU (a recording
+	 * of one command ends where its tasks exit) */
+	if (t->nev)
+		for (uint16_t c = 0; c < ncpu; c++)
+			if (cur[c] >= 0 && sn[c].n)
+				REPAIR(c, t->nev - 1, (int64_t)-1);
+#undef REPAIR
 #undef TASK
 
 	if (nsy) {
@@ -228,11 +366,65 @@ static int repair_switches(struct ft_trace *t)
 	rc = 0;
 out:
 	free(cur);
+	free(prev);
 	free(since);
+	free(sn);
 	free(ft);
 	free(sy);
 	ft_map_free(&idx);
 	return rc;
+}
+
+/* e's emitter is not cur, the task switched in on its CPU by sw (the
+ * CPU's last switch); unknown (cur < 0) agrees. */
+static bool emitter_disagrees(const struct ft_ev *e, int64_t cur,
+				 const struct ft_ev *sw)
+{
+	uint32_t who;
+
+	if (cur < 0 || !ft_ev_emitter(e, &who) || (int64_t)who == cur)
+		return false;
+	return !(e->ts == sw->ts && who == sw->tid);
+}
+
+uint64_t ft_trace_contradictions(const struct ft_trace *t)
+{
+	uint32_t ncpu = 0;
+	int64_t *cur;
+	struct ft_ev *last;
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < t->nev; i++)
+		if (t->ev[i].type == FT_EV_SWITCH && t->ev[i].cpu >= ncpu)
+			ncpu = t->ev[i].cpu + 1u;
+	if (!ncpu)
+		return 0;
+	cur = malloc(ncpu * sizeof(*cur));
+	last = calloc(ncpu, sizeof(*last));
+	if (!cur || !last) {
+		free(cur);
+		free(last);
+		return 0;
+	}
+	for (uint32_t c = 0; c < ncpu; c++)
+		cur[c] = -1;
+	for (size_t i = 0; i < t->nev; i++) {
+		const struct ft_ev *e = &t->ev[i];
+
+		if (e->cpu >= ncpu)
+			continue;
+		/* the switched-out task's own event at the switch's instant,
+		 * sorted after it, is no contradiction */
+		if (emitter_disagrees(e, cur[e->cpu], &last[e->cpu]))
+			n++;
+		if (e->type == FT_EV_SWITCH) {
+			cur[e->cpu] = e->arg;
+			last[e->cpu] = *e;
+		}
+	}
+	free(cur);
+	free(last);
+	return n;
 }
 
 static void learn_tgids(struct ft_trace *t)
@@ -291,6 +483,7 @@ int ft_trace_finish(struct ft_trace *t)
 	t->inconsistent = 0;
 	if (repair_switches(t))
 		return -1;
+	t->contradictions = ft_trace_contradictions(t);
 	learn_tgids(t);
 	if (!t->nframes && ft_frames_from_marks(t) < 0)
 		return -1;

@@ -18,7 +18,8 @@
  *  EXIT          task     tgid          0                             0
  *  FUTEX         task     op | (s16)ret << 16   duration (ns, or us   uaddr
  *                                       with FT_F_DUR_US)
- *  RUNTIME       task     0             0                             runtime ns (sched_stat_runtime)
+ *  RUNTIME       task     the line's    0                             runtime ns (sched_stat_runtime)
+ *                         task + 1 (0: unknown; imports only)
  *  MARK          writer   tgid          string index (file) / len     0
  *  COMM          task     tgid          string index (file) / 0       0
  *  PRESENT       caller   tgid          string index (file: the       0
@@ -64,6 +65,8 @@ enum ft_ev_type {
 				 * from the sleep that follows it */
 #define FT_F_IRQ 0x20		/* WAKING/WAKEUP: woken from interrupt context (arg is the
 				 * interrupted task, not a waker) */
+#define FT_F_NO_TASK 0x80	/* imported line whose task was unknown (perf's
+				 * ":-1 -1"): it names no running task */
 
 #define FT_STATE_UNKNOWN 0x8000
 

@@ -241,6 +241,8 @@ static void marker_line(struct ft_import *im, const struct ft_text_hdr *h,
 	e.ts = h->ts;
 	e.type = FT_EV_MARK;
 	e.cpu = (uint16_t)h->cpu;
+	if (h->notask)
+		e.flags |= FT_F_NO_TASK;
 	e.tid = (uint32_t)h->tid;
 	e.arg = (uint32_t)h->pid;
 	e.arg2 = (uint32_t)idx;
@@ -391,6 +393,10 @@ static void runtime_line(struct line *l)
 	}
 	l->e.type = FT_EV_RUNTIME;
 	l->e.tid = (uint32_t)tid;
+	/* who asked for the accounting: the task itself, or another one
+	 * reading its CPU time from elsewhere */
+	if (l->h->tid < UINT32_MAX && !l->h->notask)
+		l->e.arg = (uint32_t)l->h->tid + 1;
 	l->e.val = runtime;
 	name_from(l, "comm", tid);
 	push(l->im, &l->e);
@@ -472,6 +478,8 @@ void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
 		name_task(im, h->tid, NULL, (uint32_t)h->pid);
 	l.e.ts = h->ts;
 	l.e.cpu = (uint16_t)h->cpu;
+	if (h->notask)
+		l.e.flags |= FT_F_NO_TASK;
 	if (!strcmp(h->event, "tracing_mark_write") || !strcmp(h->event, "0") ||
 	    !strcmp(h->event, "print")) {
 		marker_line(im, h, marker_text(h));

@@ -22,7 +22,18 @@ int ft_perf_parse_header(char *line, struct ft_text_hdr *h)
 	if (!n)
 		return -1;
 	slash = memchr(tokstart, '/', n);
-	if (slash) {
+	if (slash && (size_t)(tokstart + n - slash) == 3 &&
+	    !memcmp(slash, "/-1", 3)) {
+		/* the same with a pid column: "-1/-1", or the pid without the
+		 * thread ("11040/-1", a thread that has exited) */
+		size_t a = (size_t)(slash - tokstart);
+
+		if (ft_all_digits(tokstart, a))
+			h->pid = ft_digits_u64(tokstart, a);
+		else if (a != 2 || memcmp(tokstart, "-1", 2))
+			return -1;
+		h->notask = true;
+	} else if (slash) {
 		size_t a = (size_t)(slash - tokstart);
 
 		if (!ft_all_digits(tokstart, a) ||
@@ -32,8 +43,9 @@ int ft_perf_parse_header(char *line, struct ft_text_hdr *h)
 		h->tid = ft_digits_u64(slash + 1, n - a - 1);
 	} else if (n == 2 && !memcmp(tokstart, "-1", 2)) {
 		/* perf could not tell the task: keep the line, its fields
-		 * say what it is about */
-		h->tid = 0;
+		 * say what it is about (perf sched latency counts its
+		 * switches by those fields too) */
+		h->notask = true;
 	} else {
 		if (!ft_all_digits(tokstart, n))
 			return -1;

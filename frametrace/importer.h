@@ -53,6 +53,8 @@ struct ft_text_hdr {
 	char event[64];		/* without "subsystem:" */
 	const char *args;
 	bool irq;		/* ftrace flags say hardirq/softirq/NMI */
+	bool irq_known;		/* the line has an irq-context column */
+	bool notask;		/* perf could not tell the task (":-1 -1") */
 };
 
 static inline bool ft_all_digits(const char *s, size_t n)

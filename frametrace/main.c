@@ -67,6 +67,7 @@ int ft_cmd_info(int argc, char **argv)
 	printf("reconstructed_switches: %" PRIu64 " (idle->task), %" PRIu64
 	       " (other)\n",
 	       t.reconstructed, t.inconsistent);
+	printf("timeline_contradictions: %" PRIu64 "\n", t.contradictions);
 	printf("skipped_records: %" PRIu64 "\n", t.skipped);
 	printf("complete: %s\n", t.partial ? "no" : "yes");
 	ft_trace_free(&t);

@@ -64,6 +64,10 @@ static void print_header(FILE *f, const struct ft_report *r)
 		" idle->task (missing sched_switch records), %" PRIu64
 		" other\n",
 		r->m.runtime_source, t->reconstructed, t->inconsistent);
+	if (t->contradictions)
+		fprintf(f, "timeline: %" PRIu64 " events emitted by a task not "
+			"switched in on their CPU (the input contradicts itself "
+			"there)\n", t->contradictions);
 	print_steal(f, t);
 	if (t->partial)
 		fprintf(f, "warning: partial data: %s\n", t->warning);

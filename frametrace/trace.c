@@ -192,6 +192,42 @@ const char *ft_meta_get(const struct ft_trace *t, const char *key)
 	return NULL;
 }
 
+bool ft_ev_emitter(const struct ft_ev *e, uint32_t *tid)
+{
+	/* a line whose task perf could not tell still names it in its
+	 * fields for a switch (prev), an exit and a fork (the parent) */
+	bool known = !(e->flags & FT_F_NO_TASK);
+
+	switch (e->type) {
+	case FT_EV_SWITCH:
+	case FT_EV_EXIT:
+		*tid = e->tid;
+		return true;
+	case FT_EV_FUTEX:
+	case FT_EV_MARK:
+	case FT_EV_PRESENT:
+		*tid = e->tid;
+		return known;
+	case FT_EV_FORK:
+		*tid = e->arg;
+		return true;
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+		*tid = e->arg;
+		return known;
+	case FT_EV_RUNTIME:
+		/* accounting asked for by another task (its CPU time read
+		 * from elsewhere) is no sign of where the task ran */
+		if (!e->arg || e->arg - 1 != e->tid)
+			return false;
+		*tid = e->tid;
+		return true;
+	default:
+		return false;
+	}
+}
+
 const char *ft_ev_name(unsigned type)
 {
 	static const char *const names[FT_EV_NTYPES] = {

@@ -71,6 +71,8 @@ struct ft_trace {
 	uint64_t reconstructed;	/* idle->task switch-ins inserted */
 	uint64_t inconsistent;	/* other missing switches inserted */
 	uint64_t skipped;	/* records skipped: unknown type, bad fields */
+	uint64_t contradictions; /* events by a task not switched in on their
+				  * CPU even after the repair (finish.h) */
 	bool finished;		/* ft_trace_finish ran */
 	bool partial;		/* file cut short or corrupted: partial data */
 	char warning[512];	/* first problem found, "file: offset N: ..." */
@@ -98,6 +100,14 @@ uint32_t ft_task_pid(const struct ft_trace *t, uint32_t tid);
 void ft_meta_set(struct ft_trace *t, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *ft_meta_get(const struct ft_trace *t, const char *key);
+
+/* The task that was running on e->cpu when e was emitted (at e->ts),
+ * when the event says: a switch's prev, a wake-up's waker (or the task an
+ * interrupt interrupted), a fork's parent, the task of an exit, a futex
+ * call, a marker or a present call, and a sched_stat_runtime line's own
+ * task. false for events that do not say (migrations, renames, lines
+ * whose task perf could not tell). */
+bool ft_ev_emitter(const struct ft_ev *e, uint32_t *tid);
 
 /* Event type names ("sched_switch", ...). */
 const char *ft_ev_name(unsigned type);

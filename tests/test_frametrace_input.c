@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explain.h"
 #include "finish.h"
 #include "import.h"
 #include "mangohud.h"
@@ -205,6 +206,102 @@ static void repair_from_runtime_events(void **state)
 	ft_trace_free(&t);
 }
 
+/*
+ * The old bug, reduced: perf lost the idle->P switch on CPU 0. P, woken
+ * at 10 us, runs 790 us: it wakes Q at 100 us (P is the waker, so it was
+ * running), and the sched_stat_runtime before its switch-out says only
+ * 2.6 us (the accounting since the last update, not since the switch-in).
+ * "Switch-out minus accumulated runtime" put the switch-in at 889.4 us,
+ * after the wake-up P itself emitted: a timeline in which a task that is
+ * not running wakes another, a 2.6 us run, and a slow-frame explanation
+ * that stopped at "the waker was not seen running". The switch-in must
+ * come no later than P's first event there.
+ */
+static void repair_bounded_by_own_events(void **state)
+{
+	struct ft_trace t;
+	struct ft_model m;
+	struct ft_frame fr = { .start_ns = T0, .present_ns = T0 + 950 * US,
+			       .pid = 8, .tid = 8, .flags = FT_FRAME_MARKER };
+	struct ft_explain x;
+	long sg;
+
+	(void)state;
+	ft_trace_init(&t);
+	t.ncpus = 2;
+	ft_task_set(&t, 7, 7, "P");
+	ft_task_set(&t, 8, 8, "Q");
+	sw(&t, T0, 0, 5, 0, 1);
+	add(&t, ev(T0 + 10 * US, FT_EV_WAKING, 0, 7, 0, 0, 0, FT_F_IRQ));
+	wake(&t, T0 + 100 * US, 0, 8, 7);
+	add(&t, ev(T0 + 889400, FT_EV_RUNTIME, 0, 7, 7 + 1, 0, 2600, 0));
+	sw(&t, T0 + 892 * US, 0, 7, 0, 1);
+	/* Q runs on CPU 1 from its wake-up and presents at 950 us */
+	sw(&t, T0 + 120 * US, 1, 0, 8, 0);
+	sw(&t, T0 + 950 * US, 1, 8, 0, 1);
+	assert_int_equal(ft_frame_push(&t, &fr), 0);
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(t.reconstructed, 1);
+	assert_int_equal(t.contradictions, 0);
+	for (size_t i = 0; i < t.nev; i++)
+		if (t.ev[i].flags & FT_F_RECONSTRUCTED) {
+			assert_int_equal(t.ev[i].arg, 7);
+			/* not after P's wake-up of Q */
+			assert_int_equal(t.ev[i].ts, T0 + 100 * US);
+			assert_int_equal(t.ev[i + 1].type, FT_EV_WAKING);
+			assert_int_equal(t.ev[i + 1].tid, 8);
+		}
+	assert_int_equal(ft_model_build(&m, &t), 0);
+	sg = ft_model_seg_at(&m, 7, T0 + 100 * US);
+	assert_true(sg >= 0);
+	assert_int_equal(m.seg[sg].end - m.seg[sg].start, 792 * US);
+	/* the chain goes on from Q to P, and ends at P's interrupt */
+	assert_int_equal(ft_explain_frame(&m, 0, 8, &x), 0);
+	assert_int_equal(x.nlinks, 2);
+	assert_int_equal(x.link[1].tid, 7);
+	assert_int_equal(x.stop, FT_STOP_IRQ);
+	ft_model_free(&m);
+	ft_trace_free(&t);
+}
+
+/* The bounds themselves, and what the input contradicts (the task before
+ * emitted an event after the one switched in did). */
+static void switch_in_bounds(void **state)
+{
+	struct ft_switch_bounds b = { .lo = 100, .hi = 500, .est = 50,
+				      .has_est = true };
+	struct ft_trace t;
+	bool contra;
+
+	(void)state;
+	assert_int_equal(ft_switch_in_time(&b, &contra), 100);
+	assert_false(contra);
+	b.est = 300;
+	assert_int_equal(ft_switch_in_time(&b, &contra), 300);
+	b.est = 900;
+	assert_int_equal(ft_switch_in_time(&b, &contra), 500);
+	b.has_est = false;
+	assert_int_equal(ft_switch_in_time(&b, &contra), 100);
+	b.lo = 600;
+	assert_int_equal(ft_switch_in_time(&b, &contra), 500);
+	assert_true(contra);
+
+	/* A and B alternate on CPU 0 with no switch between them: one
+	 * switch-in of B can be inserted, A's later event stays a
+	 * contradiction and is counted */
+	ft_trace_init(&t);
+	sw(&t, T0, 0, 0, 5, 0);
+	wake(&t, T0 + 10 * US, 0, 9, 5);
+	wake(&t, T0 + 20 * US, 0, 9, 6);
+	wake(&t, T0 + 30 * US, 0, 9, 5);
+	sw(&t, T0 + 40 * US, 0, 6, 0, 1);
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(t.inconsistent, 1);
+	assert_int_equal(t.contradictions, 1);
+	assert_int_equal(ft_trace_contradictions(&t), 1);
+	ft_trace_free(&t);
+}
+
 /* ---- atrace markers -------------------------------------------------- */
 
 static void atrace_grammar(void **state)
@@ -297,6 +394,31 @@ static void import_perf_script(void **state)
 	assert_int_equal(t.ev[0].val, 58056);
 	assert_int_equal(t.ev[0].ts, 3359955913436ULL);
 	ft_trace_free(&t);
+
+	/* perf's unknown task (":-1"), with and without a pid column: the
+	 * lines are kept for their fields (perf sched latency counts these
+	 * switches), and name no running task */
+	{
+		static const char unk[] =
+			"  fb-worker1 16943/16965 [001] 7124.098800000: sched:sched_switch: prev_comm=x prev_pid=16964 prev_prio=120 prev_state=S ==> next_comm=fb-worker1 next_pid=16965 next_prio=120\n"
+			"  :-1 16943/-1 [001] 7124.098873875: sched:sched_switch: prev_comm=fb-worker1 prev_pid=16965 prev_prio=120 prev_state=X ==> next_comm=fb-game next_pid=16958 next_prio=120\n"
+			"  :-1 -1/-1 [001] 7124.098900000: sched:sched_waking: comm=a pid=77 prio=120 target_cpu=001\n"
+			"  :-1 -1 [001] 7124.098950000: sched:sched_stat_runtime: comm=fb-game pid=16958 runtime=500 [ns]\n";
+
+		rc = ft_import_mem(unk, strlen(unk), "u.txt", FT_FMT_PERF, &t, err,
+				   sizeof(err));
+		assert_int_equal(rc, 0);
+		assert_int_equal(t.nev, 4);
+		assert_int_equal(t.ev[1].type, FT_EV_SWITCH);
+		assert_int_equal(t.ev[1].arg, 16958);
+		assert_true(t.ev[1].flags & FT_F_NO_TASK);
+		assert_int_equal(t.ev[2].arg, 0);
+		assert_true(t.ev[2].flags & FT_F_NO_TASK);
+		assert_int_equal(t.ev[3].arg, 0);
+		assert_int_equal(t.contradictions, 0);
+		assert_int_equal(t.inconsistent + t.reconstructed, 0);
+		ft_trace_free(&t);
+	}
 
 	rc = ft_import_mem("nothing to see\n", 15, "n.txt", FT_FMT_PERF, &t, err,
 			   sizeof(err));
@@ -508,6 +630,8 @@ int main(void)
 		cmocka_unit_test(trace_truncated_and_corrupted),
 		cmocka_unit_test(repair_idle_to_task),
 		cmocka_unit_test(repair_from_runtime_events),
+		cmocka_unit_test(repair_bounded_by_own_events),
+		cmocka_unit_test(switch_in_bounds),
 		cmocka_unit_test(atrace_grammar),
 		cmocka_unit_test(frames_from_framebench_markers),
 		cmocka_unit_test(import_perf_script),

@@ -223,6 +223,12 @@ static void export_ftrace_grammar(void **state)
 			n += u.ev[i].type == FT_EV_SWITCH;
 		assert_int_equal(n, sw_events);
 	}
+	/* no line by a task the switches do not run on its CPU, frame
+	 * markers included */
+	assert_int_equal(t.contradictions, 0);
+	assert_int_equal(u.contradictions, 0);
+	assert_int_equal(u.inconsistent + u.reconstructed,
+			 t.inconsistent + t.reconstructed);
 	assert_string_equal(ft_task_comm(&u, 60), "bad_hog_name");
 	assert_int_equal(ft_task_pid(&u, 51), 50);
 	assert_int_equal(u.nframes, t.nframes);
