@@ -71,6 +71,8 @@ static void window_meta(struct ft_watch *w, struct ft_trace *t, uint64_t lo,
 	ft_meta_set(t, "torn_slots", "%" PRIu64, torn);
 	ft_meta_set(t, "overwritten", "%" PRIu64, overwritten);
 	ft_meta_set(t, "futex", "%s", w->b.futex_src);
+	ft_meta_set(t, "irq_context", "bpf");
+	ft_meta_set(t, "irq_depth_resets", "%" PRIu64, ft_bpf_irq_resets(&w->b));
 	if (w->kernel)
 		ft_meta_set(t, "kernel", "%s", w->kernel);
 	if (w->have_steal && !ft_steal_sample(&w->steal, gs_now_ns())) {

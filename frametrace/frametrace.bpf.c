@@ -53,16 +53,11 @@ struct {
 	__uint(max_entries, 1 << 20);
 } aux SEC(".maps");
 
-struct ft_counters {
-	__u64 lost;	/* stream events dropped: ring buffer full */
-	__u64 aux_lost;	/* names/markers/notes dropped */
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct ft_counters);
+	__type(value, struct ft_cpu_state);
 } counters SEC(".maps");
 
 struct {
@@ -107,24 +102,22 @@ struct {
  * Interrupt context: a wake-up made by an interrupt (timer, device,
  * softirq) is not made by the task it interrupted. The per-CPU preempt
  * count is not reachable here (no address for per-CPU data without
- * CONFIG_KALLSYMS_ALL), so count interrupt handler nesting per CPU.
+ * CONFIG_KALLSYMS_ALL), so the programs count interrupt handler nesting
+ * per CPU (struct ft_cpu_state).
+ *
+ * A depth left over by an entry whose exit was not seen stays forever:
+ * every later entry refreshes irq_since, so the 20 ms staleness rule never
+ * clears it, and every wake-up on that CPU looks like an interrupt's (a
+ * recording in the TCG VM: 0 wake-ups given by any task). The programs
+ * attach with the exits first, so an entry they see has its exit seen
+ * too; and sched_switch puts a left-over depth back to 0 (irq_reset).
+ * old_irq (a test's switch) does neither, to show what it was.
  */
-struct irq_state {
-	__u32 depth;
-	__u32 pad;
-	__u64 since;	/* last entry; a depth older than 20 ms is stale */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct irq_state);
-} irqs SEC(".maps");
+const volatile __u32 old_irq = 0;
 
 #define barrier() asm volatile("" ::: "memory")
 
-static __always_inline struct ft_counters *ctrs(void)
+static __always_inline struct ft_cpu_state *ctrs(void)
 {
 	__u32 zero = 0;
 
@@ -133,22 +126,20 @@ static __always_inline struct ft_counters *ctrs(void)
 
 static __always_inline void irq_enter(void)
 {
-	__u32 zero = 0;
-	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+	struct ft_cpu_state *s = ctrs();
 
 	if (s) {
-		s->depth++;
-		s->since = bpf_ktime_get_ns();
+		s->irq_depth++;
+		s->irq_since = bpf_ktime_get_ns();
 	}
 }
 
 static __always_inline void irq_exit(void)
 {
-	__u32 zero = 0;
-	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+	struct ft_cpu_state *s = ctrs();
 
-	if (s && s->depth)
-		s->depth--;
+	if (s && s->irq_depth)
+		s->irq_depth--;
 }
 
 /*
@@ -157,49 +148,40 @@ static __always_inline void irq_exit(void)
  * was not seen: an interrupt between attaching the entry and the exit
  * programs, or an exit program skipped by BPF's recursion guard. Left
  * alone, the periodic entries keep such a count fresh and every later
- * wake-up on that CPU reads as made by an interrupt.
+ * wake-up on that CPU reads as made by an interrupt. Counted, so a
+ * recording says how often it happened.
  */
 static __always_inline void irq_reset(void)
 {
-	__u32 zero = 0;
-	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+	struct ft_cpu_state *s;
 
-	if (s)
-		s->depth = 0;
+	if (old_irq)
+		return;
+	s = ctrs();
+	if (s && s->irq_depth) {
+		s->irq_depth = 0;
+		s->irq_resets++;
+	}
 }
 
 static __always_inline bool in_irq_ctx(void)
 {
-	__u32 zero = 0;
-	struct irq_state *s = bpf_map_lookup_elem(&irqs, &zero);
+	struct ft_cpu_state *s = ctrs();
 
-	if (!s || !s->depth)
+	if (!s || !s->irq_depth)
 		return false;
-	if (bpf_ktime_get_ns() - s->since > 20000000ULL) {
-		s->depth = 0;
+	if (bpf_ktime_get_ns() - s->irq_since > 20000000ULL) {
+		s->irq_depth = 0;
 		return false;
 	}
 	return true;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(on_irq_entry)
-{
-	irq_enter();
-	return 0;
-}
-
+/* Exits first: the loader attaches them before the entries (ftbpf.c). */
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(on_irq_exit)
 {
 	irq_exit();
-	return 0;
-}
-
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(on_softirq_entry)
-{
-	irq_enter();
 	return 0;
 }
 
@@ -210,17 +192,31 @@ int BPF_PROG(on_softirq_exit)
 	return 0;
 }
 
-SEC("tp_btf/hrtimer_expire_entry")
-int BPF_PROG(on_hrtimer_entry)
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(on_hrtimer_exit)
+{
+	irq_exit();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_irq_entry)
 {
 	irq_enter();
 	return 0;
 }
 
-SEC("tp_btf/hrtimer_expire_exit")
-int BPF_PROG(on_hrtimer_exit)
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_softirq_entry)
 {
-	irq_exit();
+	irq_enter();
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(on_hrtimer_entry)
+{
+	irq_enter();
 	return 0;
 }
 
@@ -276,7 +272,7 @@ static __always_inline void emit_at(__u64 ts, __u8 type, __u8 flags,
 	}
 	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
 	if (!e) {
-		struct ft_counters *c = ctrs();
+		struct ft_cpu_state *c = ctrs();
 
 		if (c)
 			c->lost++;
@@ -302,7 +298,7 @@ static __always_inline void *reserve_var(__u64 size)
 	else
 		r = bpf_ringbuf_reserve(&rb, size, 0);
 	if (!r) {
-		struct ft_counters *c = ctrs();
+		struct ft_cpu_state *c = ctrs();
 
 		if (c) {
 			if (mode == FT_MODE_FLIGHT)
@@ -386,7 +382,7 @@ static __always_inline void wl_check_switch_in(struct task_struct *next)
 		return;
 	r = bpf_ringbuf_reserve(&aux, sizeof(*r), 0);
 	if (!r) {
-		struct ft_counters *c = ctrs();
+		struct ft_cpu_state *c = ctrs();
 
 		if (c)
 			c->aux_lost++;

@@ -105,6 +105,18 @@ struct ft_mark_rec {
  * ev.tid = the task, ev.val = latency ns, ev.ts = switch-in time. */
 #define FT_AUX_WAKELAT 0xff
 
+/* Per-CPU state of the BPF programs (the `counters` map): drops, and the
+ * interrupt nesting that tells a wake-up made by an interrupt from one
+ * made by the task it interrupted. */
+struct ft_cpu_state {
+	__u64 lost;		/* stream events dropped: ring buffer full */
+	__u64 aux_lost;		/* names/markers/notes dropped */
+	__u32 irq_depth;	/* interrupt handlers entered, not left */
+	__u32 pad;
+	__u64 irq_since;	/* last entry; a depth older than 20 ms is stale */
+	__u64 irq_resets;	/* depths left over at a context switch */
+};
+
 /* Flight ring slot: seq = write index + 1 once the event is complete. */
 struct ft_slot {
 	__u64 seq;

@@ -56,6 +56,9 @@ int ft_bpf_open(struct ft_bpf *b, const struct ft_bpf_opts *o, char *err,
 		size_t errlen);
 /* Drops (stream) or aux-drops (flight) counted in the kernel so far. */
 uint64_t ft_bpf_lost(const struct ft_bpf *b, bool aux);
+/* Interrupt depths the programs found left over at a context switch and
+ * put back to 0 (frametrace.bpf.c). */
+uint64_t ft_bpf_irq_resets(const struct ft_bpf *b);
 void ft_bpf_close(struct ft_bpf *b);
 
 /* The variable-length ring records: a COMM record's name, a MARK record's

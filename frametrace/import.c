@@ -200,6 +200,9 @@ int ft_import_mem_opts(const char *buf, size_t len, const char *name,
 	ft_meta_set(t, "input", "%s", name);
 	if (fmt == FT_FMT_PERF)
 		ft_meta_set(t, "clock", "perf (monotonic with -k mono)");
+	/* whether a wake-up made by an interrupt can be told apart */
+	if (fmt == FT_FMT_PERF || fmt == FT_FMT_FTRACE)
+		ft_meta_set(t, "irq_context", "%s", im.irq_known ? "flags" : "none");
 	if (im.bad_lines)
 		ft_meta_set(t, "skipped_lines", "%" PRIu64, im.bad_lines);
 	if (ft_trace_finish(t)) {

@@ -472,6 +472,8 @@ void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
 
 	if (cpu_ok(im, h->cpu))
 		return;
+	if (h->irq_known)
+		im->irq_known++;
 	if (h->comm[0] && h->tid)
 		name_task(im, h->tid, h->comm, (uint32_t)h->pid);
 	else if (h->pid && h->tid)

@@ -50,7 +50,9 @@ char *ft_text_hdr_cpu(char *line, bool ftrace, struct ft_text_hdr *h)
 			q++;
 		if (q == b + 1 || *q != ']' || q - b > 6)
 			continue;
-		if (ft_text_hdr_tail(q + 1, ftrace, h))
+		/* perf prints ftrace's irq-flags column too with -L in some
+		 * versions (6.1's prints none) */
+		if (ft_text_hdr_tail(q + 1, true, h))
 			continue;
 		h->cpu = ft_digits_u64(b + 1, (size_t)(q - b - 1));
 		return b;
@@ -92,8 +94,13 @@ int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h)
 		for (size_t i = 0; i < n; i++)
 			if (!(isalnum((unsigned char)tok[i]) || tok[i] == '.'))
 				return -1;
-		if (n >= 3 && strchr("hsHzZ", tok[2]))
-			h->irq = true;
+		/* the third flag: h hardirq, s softirq, H hardirq in a
+		 * softirq, z/Z NMI, '.' process context */
+		if (n >= 3) {
+			h->irq_known = true;
+			if (strchr("hsHzZ", tok[2]))
+				h->irq = true;
+		}
 		tok = next_token(&p, &n);
 		if (!ts_token(tok, n, h))
 			return -1;

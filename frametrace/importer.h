@@ -36,6 +36,7 @@ struct ft_import {
 	long present_str[16];
 	int npresent;
 	uint64_t presents;
+	uint64_t irq_known;	/* event lines with an irq-context column */
 };
 
 /* Counts a line that cannot be used; the first one is quoted with its
@@ -84,7 +85,8 @@ static inline uint64_t ft_digits_u64(const char *s, size_t n)
  */
 char *ft_text_hdr_cpu(char *line, bool ftrace, struct ft_text_hdr *h);
 /* After "[cpu]" of a text event line: [flags] timestamp ": " event ":"
- * args. flags_allowed: ftrace has an irq-flags column, perf does not. */
+ * args. flags_allowed: an irq-flags column may come first (ftrace's; perf
+ * prints one with -L in some versions). */
 int ft_text_hdr_tail(const char *p, bool flags_allowed, struct ft_text_hdr *h);
 /* perf script: "[comm] tid|pid/tid [cpu] ts: subsys:event: args". 0 or -1. */
 int ft_perf_parse_header(char *line, struct ft_text_hdr *h);

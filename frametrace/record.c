@@ -360,6 +360,9 @@ static void stop(struct recorder *r)
 	ft_feedset_scan(&r->feeds);
 	ft_feedset_poll(&r->feeds, on_frame, r);
 	r->lost = ft_bpf_lost(&r->b, false);
+	ft_meta_set(&r->meta, "irq_context", "bpf");
+	ft_meta_set(&r->meta, "irq_depth_resets", "%" PRIu64,
+		    ft_bpf_irq_resets(&r->b));
 	if (r->pr.prog) {
 		char d[2048];
 

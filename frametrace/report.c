@@ -139,6 +139,67 @@ static void frame_source(struct ft_report *r)
 	}
 }
 
+/*
+ * Wake-ups from interrupts. A CPU whose wake-ups (100 or more) are 98 %
+ * marked as made by an interrupt while the tasks on it made 20 or more
+ * futex wake calls had its interrupt depth stuck (a recording before the
+ * exits were attached first and sched_switch reset the depth): the task
+ * edges of that CPU are missing.
+ */
+static void irq_check(struct ft_report *r)
+{
+	const struct ft_trace *t = r->t;
+	const char *src = ft_meta_get(t, "source");
+	uint32_t n = r->m.ncpus;
+	uint64_t *wk, *irq, *fw;
+	bool has_waking = false;
+	size_t o = 0;
+
+	r->irq_context = ft_meta_get(t, "irq_context");
+	if (!r->irq_context)
+		r->irq_context = src && (!strcmp(src, "record") ||
+					 !strcmp(src, "watch"))
+					 ? "bpf" : "unknown";
+	if (!n)
+		return;
+	wk = calloc(n, sizeof(*wk));
+	irq = calloc(n, sizeof(*irq));
+	fw = calloc(n, sizeof(*fw));
+	if (!wk || !irq || !fw)
+		goto out;
+	for (size_t i = 0; i < t->nev; i++)
+		if (t->ev[i].type == FT_EV_WAKING)
+			has_waking = true;
+	for (size_t i = 0; i < t->nev; i++) {
+		const struct ft_ev *e = &t->ev[i];
+
+		if (e->cpu >= n)
+			continue;
+		if (e->type == (has_waking ? FT_EV_WAKING : FT_EV_WAKEUP)) {
+			wk[e->cpu]++;
+			irq[e->cpu] += (e->flags & FT_F_IRQ) != 0;
+		} else if (e->type == FT_EV_FUTEX &&
+			   ft_futex_is_wake((uint16_t)(e->arg & 0xffff))) {
+			fw[e->cpu]++;
+		}
+	}
+	for (uint32_t c = 0; c < n; c++)
+		if (wk[c] >= 100 && irq[c] * 100 >= wk[c] * 98 && fw[c] >= 20) {
+			int w = snprintf(r->irq_suspect + o,
+					 sizeof(r->irq_suspect) - o, "%sCPU%u",
+					 o ? ", " : "", c);
+
+			if (w > 0 && (size_t)w < sizeof(r->irq_suspect) - o)
+				o += (size_t)w;
+			r->irq_suspect_irq += irq[c];
+			r->irq_suspect_wakes += wk[c];
+		}
+out:
+	free(wk);
+	free(irq);
+	free(fw);
+}
+
 static bool frame_counts(const struct ft_frame *f)
 {
 	return !(f->flags & GS_FEED_F_WARMUP);
@@ -183,6 +244,7 @@ int ft_report_build(struct ft_report *r, const struct ft_trace *t,
 	qsort(r->futex, r->nfutex, sizeof(size_t), by_futex);
 	qsort(r->edges, r->m.nedge, sizeof(size_t), by_edge);
 	qsort(r->chains, r->m.nchain, sizeof(size_t), by_chain);
+	irq_check(r);
 
 	/* frames of one process */
 	if (t->nframes) {

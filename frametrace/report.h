@@ -51,6 +51,13 @@ struct ft_report {
 	size_t nex;
 	struct ft_explain median;
 	bool has_median;
+	/* wake-ups made by interrupts: whether the input tells them apart
+	 * ("bpf", "flags", "none", "unknown"), and the CPUs where nearly
+	 * all were marked as made by interrupts although tasks there woke
+	 * others through futexes (an interrupt depth that was stuck) */
+	const char *irq_context;
+	char irq_suspect[160];
+	uint64_t irq_suspect_irq, irq_suspect_wakes;
 };
 
 int ft_report_build(struct ft_report *r, const struct ft_trace *t,

@@ -116,6 +116,8 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 	gs_jw_uint(&w, "reconstructed_switches", t->reconstructed);
 	gs_jw_uint(&w, "repaired_switches_other", t->inconsistent);
 	gs_jw_uint(&w, "timeline_contradictions", t->contradictions);
+	gs_jw_str(&w, "irq_context", r->irq_context ? r->irq_context : "unknown");
+	gs_jw_str(&w, "irq_context_stuck_cpus", r->irq_suspect);
 	gs_jw_bool(&w, "partial", t->partial);
 	if (t->partial)
 		gs_jw_str(&w, "warning", t->warning);

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "steal.h"
 
@@ -68,6 +69,13 @@ static void print_header(FILE *f, const struct ft_report *r)
 		fprintf(f, "timeline: %" PRIu64 " events emitted by a task not "
 			"switched in on their CPU (the input contradicts itself "
 			"there)\n", t->contradictions);
+	if (r->irq_suspect[0])
+		fprintf(f, "warning: interrupt context looks stuck on %s: %" PRIu64
+			" of %" PRIu64 " wake-ups there marked as made by "
+			"interrupts while tasks there made futex wake calls (a "
+			"recorder that missed an interrupt's exit); the wake-ups "
+			"those tasks gave are missing from the wake graph\n",
+			r->irq_suspect, r->irq_suspect_irq, r->irq_suspect_wakes);
 	print_steal(f, t);
 	if (t->partial)
 		fprintf(f, "warning: partial data: %s\n", t->warning);
@@ -133,6 +141,13 @@ static void print_tasks(FILE *f, const struct ft_report *r)
 	}
 }
 
+/* Inputs that do not say which wake-ups interrupts made. */
+static bool irq_unknown(const struct ft_report *r)
+{
+	return !strcmp(r->irq_context, "none") ||
+	       !strcmp(r->irq_context, "unknown");
+}
+
 static void print_crit(FILE *f, const struct ft_report *r)
 {
 	char lb[64];
@@ -142,6 +157,9 @@ static void print_crit(FILE *f, const struct ft_report *r)
 		return;
 	fprintf(f, "\nlatency-critical tasks (score = log2(1+woken/s) + "
 		"log2(1+wakes/s), as LAVD ranks them):\n");
+	if (irq_unknown(r))
+		fprintf(f, "  (wakes/s may include wake-ups by interrupts: the "
+			"input does not tell them apart)\n");
 	fprintf(f, "  %4s %-24s %6s %8s %8s %12s %11s\n", "rank", "task", "score",
 		"woken/s", "wakes/s", "wake-lat p99", "run p50");
 	for (size_t k = 0; k < n; k++) {
@@ -163,6 +181,10 @@ static void print_graph(FILE *f, const struct ft_report *r)
 	if (n) {
 		fprintf(f, "\nwake graph, most frequent edges (waker -> wakee, "
 			"count; all %zu edges with --dot):\n", r->m.nedge);
+		if (irq_unknown(r))
+			fprintf(f, "  (this input does not say which wake-ups "
+				"interrupts made: an edge may count wake-ups by an "
+				"interrupt that came while the waker ran)\n");
 		for (size_t k = 0; k < n; k++) {
 			const struct ft_edge *e = &r->m.edge[r->edges[k]];
 

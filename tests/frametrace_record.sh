@@ -38,10 +38,25 @@ if grep -q "^meta markers=trace_marker" "$T/info"; then
 	grep -q "^  tracing_mark_write " "$T/info" || fail "no trace_marker lines recorded"
 fi
 "$FT" report "$T/t.ftr" >"$T/rep" 2>&1 || fail "report failed"
-grep -q "fb-game:" "$T/rep" || fail "framebench thread names missing"
+# the default profile (proton) names its threads as under Proton
+grep -q "ProtonGame.exe:\|dxvk-cs:" "$T/rep" || fail "framebench thread names missing"
 grep -q "^host steal: .* over .* s on [0-9]* CPUs" "$T/rep" || fail "no host steal line in the report"
 grep -q "^frames: " "$T/rep" || fail "no frame statistics"
 grep -q "median frame's wake chain" "$T/rep" || fail "no median frame chain"
+# interrupt context: the count of left-over depths, the context known, and
+# the tasks' own wake-ups in the wake graph (framebench's threads wake each
+# other through futexes)
+grep -q "^meta irq_depth_resets=[0-9]" "$T/info" || fail "no irq_depth_resets"
+grep -q "looks stuck" "$T/rep" && fail "interrupt context stuck: $(grep 'looks stuck' "$T/rep")"
+n=$(sed -n '/^wake graph/,/^$/p' "$T/rep" | grep -c -- ' -> ')
+[ "$n" -ge 3 ] || fail "only $n edges in the wake graph"
+# the interrupt programs attached as they used to (entries first, here
+# 300 ms apart, no reset at context switches): every wake-up after an
+# interrupt entered in the gap reads as an interrupt's, and the report says so
+FRAMETRACE_TEST_OLD_IRQ=300 "$FT" record -q -o "$T/old.ftr" -- "$FB" -d 1s -w 200ms -q \
+	>/dev/null 2>&1 || fail "record with the old interrupt attach order"
+"$FT" report "$T/old.ftr" >"$T/old.rep" 2>&1 || fail "report (old order)"
+grep "looks stuck" "$T/old.rep" || fail "the old attach order left no stuck interrupt depth"
 # the recorder filtered itself: no wake-ups of its own threads
 "$FT" report --json --top 1000 "$T/t.ftr" >"$T/rep.json" || fail "report --json"
 grep -o '"reconstructed_switches": [0-9]*' "$T/rep.json"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "explain.h"
+#include "import.h"
 #include "finish.h"
 #include "model.h"
 #include "report.h"
@@ -198,6 +199,77 @@ static void explain_delay_before_chain(void **state)
 }
 
 /* A /proc/stat with the given steal ticks for CPUs 0-2. */
+/*
+ * Wake-ups from interrupts. A recording whose interrupt depth got stuck
+ * (an entry seen, its exit not) marks every wake-up on that CPU as an
+ * interrupt's although the tasks there wake each other through futexes:
+ * the report says so. perf text without an irq-flags column cannot tell
+ * interrupt wake-ups apart: the report says its edges may include them;
+ * ftrace text can.
+ */
+static void interrupt_wakeups(void **state)
+{
+	static const char perf[] =
+		"  a 10 [000] 1.000000000: sched:sched_waking: comm=b pid=11 prio=120 target_cpu=000\n"
+		"  a 10 [000] 1.000001000: sched:sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=11 next_prio=120\n";
+	static const char ftrace[] =
+		"# tracer: nop\n"
+		"  a-10 [000] d.h2. 1.000000000: sched_waking: comm=b pid=11 prio=120 target_cpu=000\n"
+		"  a-10 [000] d..2. 1.000001000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=11 next_prio=120\n";
+	struct ft_report_opts o = { .top = 10, .name = "t" };
+	struct ft_trace t;
+	struct ft_report r;
+	char err[256], *text;
+
+	(void)state;
+	ft_trace_init(&t);
+	ft_meta_set(&t, "source", "record");
+	t.ncpus = 2;
+	for (int i = 0; i < 200; i++) {
+		uint64_t b = T0 + (uint64_t)i * MS;
+
+		/* CPU 0 stuck: 50 and 51 wake each other through futexes,
+		 * every wake-up marked as an interrupt's; CPU 1 is fine */
+		add(&t, ev(b, FT_EV_FUTEX, 0, 50, 1 /* WAKE */, 0, 0x1000, FT_F_NO_EXIT));
+		add(&t, ev(b + 1000, FT_EV_WAKING, 0, 51, 50, 0, 0, FT_F_IRQ));
+		add(&t, ev(b + 2000, FT_EV_FUTEX, 1, 60, 1, 0, 0x2000, FT_F_NO_EXIT));
+		wake(&t, b + 3000, 1, 61, 60);
+	}
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_string_equal(r.irq_context, "bpf");
+	assert_string_equal(r.irq_suspect, "CPU0");
+	assert_int_equal(r.irq_suspect_irq, 200);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "warning: interrupt context looks stuck on CPU0: 200 of 200"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+
+	assert_true(ft_import_mem(perf, strlen(perf), "p.txt", FT_FMT_UNKNOWN,
+				  &t, err, sizeof(err)) >= 0);
+	assert_string_equal(ft_meta_get(&t, "irq_context"), "none");
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "this input does not say which wake-ups interrupts made"));
+	assert_null(strstr(text, "looks stuck"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+
+	assert_true(ft_import_mem(ftrace, strlen(ftrace), "f.txt", FT_FMT_UNKNOWN,
+				  &t, err, sizeof(err)) >= 0);
+	assert_string_equal(ft_meta_get(&t, "irq_context"), "flags");
+	assert_true(t.ev[0].flags & FT_F_IRQ);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.m.nedge, 0); /* the interrupt's wake-up is no edge */
+	text = report_text(&r);
+	assert_null(strstr(text, "does not say which wake-ups"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
 static void write_stat(const char *path, unsigned s0, unsigned s1, unsigned s2)
 {
 	FILE *f = fopen(path, "w");
@@ -302,6 +374,7 @@ int main(void)
 		cmocka_unit_test(explain_idle_wait),
 		cmocka_unit_test(explain_delay_before_chain),
 		cmocka_unit_test(host_steal_window),
+		cmocka_unit_test(interrupt_wakeups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
