@@ -21,11 +21,13 @@ FB_EMBED(fb_prof_proton, "framebench/profiles/proton.profile");
 FB_EMBED(fb_prof_unreal, "framebench/profiles/unreal.profile");
 FB_EMBED(fb_prof_esports, "framebench/profiles/esports.profile");
 FB_EMBED(fb_prof_strategy, "framebench/profiles/strategy.profile");
+FB_EMBED(fb_prof_unity, "framebench/profiles/unity.profile");
 
 const struct fb_builtin fb_builtins[] = {
 	{ "proton", fb_prof_proton },
 	{ "unreal", fb_prof_unreal },
 	{ "esports", fb_prof_esports },
 	{ "strategy", fb_prof_strategy },
+	{ "unity", fb_prof_unity },
 };
 const size_t fb_nbuiltins = sizeof(fb_builtins) / sizeof(fb_builtins[0]);

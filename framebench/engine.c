@@ -111,26 +111,36 @@ int fb_engine_init(struct fb_engine *e, const struct fb_config *cfg,
 
 	/* SCHED_FIFO priorities with --rt: audio above input above the
 	 * present above the rest of the game (as a game would ask). */
+	/* thread names: the profile's (as the engine it models names them),
+	 * else fb-CLASS */
 	for (unsigned s = 0; s < p->nstages; s++) {
 		bool last = s == p->nstages - 1;
 
 		add_task(e, FB_T_STAGE, s, p->stage[s].process, last ? 20 : 10,
-			 p->stage[s].name, "fb-%s", p->stage[s].name);
+			 p->stage[s].name, "%s%s", p->stage[s].thread[0] ? "" : "fb-",
+			 p->stage[s].thread[0] ? p->stage[s].thread : p->stage[s].name);
 		if (last && p->fps)
 			e->task[e->ntasks - 1].vsync_tstat =
 				new_tstat(e, "vsync", "vsync");
 	}
-	for (unsigned w = 0; w < p->workers; w++)
-		add_task(e, FB_T_WORKER, w, 0, 10, "worker", "fb-worker%u", w);
+	for (unsigned w = 0; w < p->workers; w++) {
+		char name[FB_COMM_MAX];
+
+		fb_worker_name(p, w, name);
+		add_task(e, FB_T_WORKER, w, 0, 10, "worker", "%s", name);
+	}
 	for (unsigned s = 0; s < p->nservices; s++)
 		add_task(e, FB_T_SERVICE, s, p->service[s].process, 10,
-			 p->service[s].name, "fb-%s", p->service[s].name);
+			 p->service[s].name, "%s%s", p->service[s].thread[0] ? "" : "fb-",
+			 p->service[s].thread[0] ? p->service[s].thread : p->service[s].name);
 	for (int k = 0; k < FB_PER_N; k++)
 		if (p->periodic[k].enabled)
 			add_task(e, FB_T_PERIODIC, (unsigned)k,
 				 p->periodic[k].process,
 				 k == FB_PER_AUDIO ? 30 : k == FB_PER_INPUT ? 25 : 10,
-				 fb_periodic_names[k], "fb-%s",
+				 fb_periodic_names[k], "%s%s",
+				 p->periodic[k].thread[0] ? "" : "fb-",
+				 p->periodic[k].thread[0] ? p->periodic[k].thread :
 				 fb_periodic_names[k]);
 	return 0;
 }
@@ -236,7 +246,10 @@ static _Noreturn void child_main(struct fb_engine *e, int process)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
-	snprintf(name, sizeof(name), "fb-%s", e->p->proc[process]);
+	if (e->p->proc_comm[process][0])
+		snprintf(name, sizeof(name), "%s", e->p->proc_comm[process]);
+	else
+		snprintf(name, sizeof(name), "fb-%s", e->p->proc[process]);
 	prctl(PR_SET_NAME, name);
 	fb_markers_set_pid();
 	start_threads(e, process);
@@ -306,6 +319,10 @@ int fb_engine_start(struct fb_engine *e)
 			child_main(e, (int)p);
 		e->child[p] = pid;
 	}
+	/* the benchmark's own process as the game's (comm NAME): its main
+	 * thread, which the task threads do not inherit (they are named) */
+	if (e->p->proc_comm[0][0])
+		prctl(PR_SET_NAME, e->p->proc_comm[0]);
 	if (start_threads(e, 0) < 0) {
 		gs_warn("%s", sh->fail_msg);
 		return -1;

@@ -3,7 +3,8 @@
 # Objects live in $(BUILD)/obj/framebench/ because $(BUILD)/framebench is
 # the program itself.
 
-FB_SRCS := framebench/profile.c framebench/builtin.c framebench/plan.c \
+FB_SRCS := framebench/profile.c framebench/profload.c framebench/dist.c \
+	framebench/builtin.c framebench/plan.c \
 	framebench/work.c framebench/engine.c framebench/tasks.c framebench/bg.c \
 	framebench/disturb.c framebench/collect.c framebench/report.c \
 	framebench/feed.c framebench/markers.c framebench/cli.c \
@@ -33,6 +34,7 @@ $(eval $(call gs_test,test_framebench,tests/test_framebench.c $(FB_LIB)))
 
 # Shell integration tests (about 40 s together).
 INTEGRATION_TESTS += tests/framebench_cli.sh tests/framebench_profiles.sh \
+	tests/framebench_threads.sh \
 	tests/framebench_signal.sh
 
 # `make run`: the README's main job, a short run with background load.

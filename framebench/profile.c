@@ -6,15 +6,11 @@
  */
 #include "profile.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "datadir.h"
-#include "rng.h"
 #include "util.h"
 
 const char *const fb_periodic_names[FB_PER_N] = { "input", "audio", "net" };
@@ -206,6 +202,65 @@ static char *opt_value(char *tok)
 	return eq + 1;
 }
 
+/* A thread or process name as Linux keeps it: 1-15 printable characters. */
+static int comm_value(struct pctx *c, const char *v, char *out)
+{
+	size_t n = strlen(v);
+
+	if (!n || n >= FB_COMM_MAX)
+		return fail(c, "a name of 1-15 characters (Linux keeps 15 of a "
+			    "thread or process name)", v);
+	for (const char *q = v; *q; q++)
+		if (*q < 0x20 || *q > 0x7e || *q == '%')
+			return fail(c, "a name of printable characters without '%'", v);
+	gs_strlcpy(out, v, FB_COMM_MAX);
+	return 0;
+}
+
+/* workers' thread=FORMAT: at most one %d, the index; with the largest
+ * index it must fit Linux's 15 characters */
+static int worker_format(struct pctx *c, const char *v, unsigned workers, char *out)
+{
+	char name[64];
+	int nd = 0;
+
+	for (const char *q = v; *q; q++) {
+		if (*q < 0x20 || *q > 0x7e)
+			return fail(c, "a name of printable characters", v);
+		if (*q != '%')
+			continue;
+		if (q[1] != 'd' || nd++)
+			return fail(c, "a worker name with at most one %d (its index)", v);
+		q++;
+	}
+	if (!*v || strlen(v) >= FB_TFMT_MAX)
+		return fail(c, "a worker name of 1-31 characters", v);
+	gs_strlcpy(out, v, FB_TFMT_MAX);
+	if (nd) {
+		int w = snprintf(name, sizeof(name), v, (int)workers - 1);
+
+		if (w < 0 || w >= FB_COMM_MAX)
+			return fail(c, "a worker name of at most 15 characters with "
+				    "the largest index in it", name);
+	} else if (strlen(v) >= FB_COMM_MAX) {
+		return fail(c, "a worker name of at most 15 characters", v);
+	}
+	return 0;
+}
+
+void fb_worker_name(const struct fb_profile *p, unsigned idx, char out[FB_COMM_MAX])
+{
+	char name[64];
+
+	if (!p->worker_thread[0])
+		snprintf(name, sizeof(name), "fb-worker%u", idx);
+	else if (strstr(p->worker_thread, "%d"))
+		snprintf(name, sizeof(name), p->worker_thread, (int)idx);
+	else
+		snprintf(name, sizeof(name), "%s", p->worker_thread);
+	gs_strlcpy(out, name, FB_COMM_MAX);	/* what Linux would keep */
+}
+
 static int parse_prob(struct pctx *c, const char *v, double *out)
 {
 	if (gs_parse_double(v, 0.0, 1.0, out) || *out <= 0)
@@ -294,10 +349,10 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 		if (!v || !*v)
 			return fail(c,
 				    which == FB_PER_NET
-					    ? "period=, work=, lock=, hold= or process="
+					    ? "period=, work=, lock=, hold=, thread= or process="
 					    : which == FB_PER_AUDIO
-						      ? "period=, work=, deadline= or process="
-						      : "period=, work= or process=",
+						      ? "period=, work=, deadline=, thread= or process="
+						      : "period=, work=, thread= or process=",
 				    key);
 		if (!strcmp(key, "period")) {
 			if (parse_value_ns(v, &ns) || ns < 100 * NSEC_PER_USEC ||
@@ -324,13 +379,16 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 		} else if (!strcmp(key, "process")) {
 			if (lookup_process(c, v, &per->process))
 				return -1;
+		} else if (!strcmp(key, "thread")) {
+			if (comm_value(c, v, per->thread))
+				return -1;
 		} else {
 			return fail(c,
 				    which == FB_PER_NET
-					    ? "period=, work=, lock=, hold= or process="
+					    ? "period=, work=, lock=, hold=, thread= or process="
 					    : which == FB_PER_AUDIO
-						      ? "period=, work=, deadline= or process="
-						      : "period=, work= or process=",
+						      ? "period=, work=, deadline=, thread= or process="
+						      : "period=, work=, thread= or process=",
 				    key);
 		}
 	}
@@ -477,16 +535,37 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 		return number_line(c, tok, ntok, 1, FB_MAX_IN_FLIGHT,
 				   "a frame count in [1, 8]", &p->frames_in_flight);
 	} else if (!strcmp(kw, "workers")) {
-		return number_line(c, tok, ntok, 1, FB_MAX_WORKERS,
-				   "a worker count in [1, 64]", &p->workers);
+		char *v = ntok > 2 ? opt_value(tok[2]) : NULL;
+
+		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_WORKERS,
+			       "a worker count in [1, 64]", &p->workers))
+			return -1;
+		if (ntok > 2 && (!v || strcmp(tok[2], "thread")))
+			return fail(c, "thread=FORMAT or end of line", tok[2]);
+		if (ntok > 3)
+			return fail(c, "end of line", tok[3]);
+		if (v && worker_format(c, v, p->workers, p->worker_thread))
+			return -1;
+	} else if (!strcmp(kw, "comm")) {
+		if (ntok < 2)
+			return fail(c, "the benchmark's process name", NULL);
+		if (ntok > 2)
+			return fail(c, "end of line", tok[2]);
+		return comm_value(c, tok[1], p->proc_comm[0]);
 	} else if (!strcmp(kw, "process")) {
+		char *v = ntok > 2 ? opt_value(tok[2]) : NULL;
+
 		if (new_name(c, ntok > 1 ? tok[1] : NULL, "process"))
 			return -1;
 		if (p->nprocs >= FB_MAX_PROCS)
 			return fail(c, "at most 4 helper processes", tok[1]);
-		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+		if (ntok > 2 && (!v || strcmp(tok[2], "comm")))
+			return fail(c, "comm=NAME or end of line", tok[2]);
+		if (ntok > 3)
+			return fail(c, "end of line", tok[3]);
 		gs_strlcpy(p->proc[++p->nprocs], tok[1], FB_NAME_MAX);
+		if (v && comm_value(c, v, p->proc_comm[p->nprocs]))
+			return -1;
 	} else if (!strcmp(kw, "mutex")) {
 		if (new_name(c, ntok > 1 ? tok[1] : NULL, "mutex"))
 			return -1;
@@ -516,8 +595,11 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 				if (parse_dist(v, &sv->work))
 					return fail(c, dist_what, v);
 				have_work = true;
+			} else if (v && *v && !strcmp(key, "thread")) {
+				if (comm_value(c, v, sv->thread))
+					return -1;
 			} else {
-				return fail(c, "process= or work=", key);
+				return fail(c, "process=, work= or thread=", key);
 			}
 		}
 		if (!have_work)
@@ -544,8 +626,13 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 		for (int i = 2; i < ntok; i++) {
 			char *key = tok[i], *v = opt_value(tok[i]);
 
+			if (v && *v && !strcmp(key, "thread")) {
+				if (comm_value(c, v, st->thread))
+					return -1;
+				continue;
+			}
 			if (!v || !*v || strcmp(key, "process"))
-				return fail(c, "process=NAME", key);
+				return fail(c, "process=NAME or thread=NAME", key);
 			if (lookup_process(c, v, &st->process))
 				return -1;
 		}
@@ -556,7 +643,7 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 	} else {
 		return fail(c,
 			    "a keyword (name, description, fps, "
-			    "frames-in-flight, workers, process, mutex, "
+			    "frames-in-flight, workers, comm, process, mutex, "
 			    "service, input, audio, net, stage, work, call, "
 			    "fanout, lock)",
 			    kw);
@@ -581,8 +668,9 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 		p->periodic[i].lock = -1;
 
 	while (pos < len) {
-		char line[MAX_LINE], orig[MAX_LINE], *tok[MAX_TOKENS], *q;
+		char line[MAX_LINE], orig[MAX_LINE], *tok[MAX_TOKENS], *q, *w;
 		char *rest = NULL;
+		bool quoted;
 		size_t end = pos;
 		int ntok = 0;
 
@@ -599,13 +687,17 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 		memcpy(line, text + pos, end - pos);
 		line[end - pos] = '\0';
 		pos = end + 1;
-		/* a comment starts at '#' at the line start or after a blank */
-		for (q = line; *q; q++)
-			if (*q == '#' && (q == line || q[-1] == ' ' ||
-					  q[-1] == '\t')) {
+		/* a comment starts at '#' at the line start or after a blank,
+		 * outside "..." (thread names may hold '#') */
+		for (q = line, quoted = false; *q; q++) {
+			if (*q == '"')
+				quoted = !quoted;
+			if (!quoted && *q == '#' && (q == line || q[-1] == ' ' ||
+						     q[-1] == '\t')) {
 				*q = '\0';
 				break;
 			}
+		}
 		memcpy(orig, line, sizeof(orig));
 		q = line;
 		for (;;) {
@@ -624,9 +716,24 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 					 source, c.line, MAX_TOKENS);
 				return -1;
 			}
-			tok[ntok++] = q;
-			while (*q && *q != ' ' && *q != '\t' && *q != '\r')
+			/* "..." keeps blanks in a token: thread="RenderThread 1" */
+			tok[ntok++] = w = q;
+			while (*q && *q != ' ' && *q != '\t' && *q != '\r') {
+				if (*q != '"') {
+					*w++ = *q++;
+					continue;
+				}
+				for (q++; *q && *q != '"'; )
+					*w++ = *q++;
+				if (!*q) {
+					snprintf(err, errlen, "%s:%d: expected a closing "
+						 "'\"'", source, c.line);
+					return -1;
+				}
 				q++;
+			}
+			if (w != q)
+				*w = '\0';
 		}
 		if (!ntok)
 			continue;
@@ -650,111 +757,4 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 			*dot = '\0';
 	}
 	return 0;
-}
-
-int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,
-			 size_t errlen)
-{
-	const size_t max = 1 << 16;
-	char *buf;
-	size_t n;
-	int rc;
-
-	if (gs_read_file(path, max, &buf, &n, NULL, 0)) {
-		snprintf(err, errlen, "%s: cannot open profile: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	if (n == max) {
-		snprintf(err, errlen, "%s: expected a profile smaller than 64 KiB",
-			 path);
-		free(buf);
-		return -1;
-	}
-	rc = fb_profile_parse(buf, n, path, p, err, errlen);
-	free(buf);
-	return rc;
-}
-
-int fb_profile_resolve(const char *arg, struct fb_profile *p, char *err,
-		       size_t errlen)
-{
-	char source[96];
-
-	for (size_t i = 0; i < fb_nbuiltins; i++) {
-		if (strcmp(arg, fb_builtins[i].name))
-			continue;
-		snprintf(source, sizeof(source),
-			 "framebench/profiles/%s.profile", arg);
-		return fb_profile_parse(fb_builtins[i].text,
-					strlen(fb_builtins[i].text),
-					source, p, err, errlen);
-	}
-	if (strchr(arg, '/') || strstr(arg, ".profile"))
-		return fb_profile_load_file(arg, p, err, errlen);
-	/* a name that is not built in: profiles/NAME.profile in the data
-	 * directory (lib/datadir.h), e.g. one added to an install */
-	if (strlen(arg) < 64) {
-		char rel[96], src[128], path[4096];
-
-		snprintf(rel, sizeof(rel), "profiles/%s.profile", arg);
-		snprintf(src, sizeof(src), "framebench/profiles/%s.profile", arg);
-		if (!gs_data_find(rel, src, path, sizeof(path)))
-			return fb_profile_load_file(path, p, err, errlen);
-	}
-	{
-		size_t off = (size_t)snprintf(
-			err, errlen, "unknown profile '%s': expected one of", arg);
-
-		for (size_t i = 0; i < fb_nbuiltins && off < errlen; i++)
-			off += (size_t)snprintf(err + off, errlen - off, "%s %s",
-						i ? "," : "",
-						fb_builtins[i].name);
-		if (off < errlen)
-			snprintf(err + off, errlen - off,
-				 ", or a path to a .profile file");
-	}
-	return -1;
-}
-
-uint32_t fb_dist_sample(const struct fb_dist *d, struct gs_rng *r)
-{
-	double v;
-
-	switch (d->kind) {
-	case FB_DIST_UNIFORM:
-		v = gs_rng_uniform(r, d->a, d->b);
-		break;
-	case FB_DIST_NORMAL:
-		v = d->a + d->b * gs_rng_normal(r);
-		break;
-	default:
-		v = d->a;
-		break;
-	}
-	if (!(v > 0))
-		return 0;
-	if (v > (double)FB_MAX_WORK_NS)
-		v = (double)FB_MAX_WORK_NS;
-	return (uint32_t)llround(v);
-}
-
-double fb_dist_mean(const struct fb_dist *d)
-{
-	return d->kind == FB_DIST_UNIFORM ? (d->a + d->b) / 2 : d->a;
-}
-
-void fb_dist_format(const struct fb_dist *d, char *buf, size_t len)
-{
-	switch (d->kind) {
-	case FB_DIST_UNIFORM:
-		snprintf(buf, len, "%gus..%gus", d->a / 1e3, d->b / 1e3);
-		break;
-	case FB_DIST_NORMAL:
-		snprintf(buf, len, "%gus~%gus", d->a / 1e3, d->b / 1e3);
-		break;
-	default:
-		snprintf(buf, len, "%gus", d->a / 1e3);
-		break;
-	}
 }

@@ -28,6 +28,8 @@
 #define FB_MAX_FPS 10000
 #define FB_MAX_IN_FLIGHT 8
 #define FB_MAX_WORK_NS 1000000000ULL /* one step's work: at most 1 s */
+#define FB_COMM_MAX 16		/* a thread or process name: Linux keeps 15 */
+#define FB_TFMT_MAX 32		/* a worker name format ("Job.Worker %d") */
 
 /* A distribution of nominal CPU work (or hold time), in ns. */
 enum fb_dist_kind { FB_DIST_FIXED, FB_DIST_UNIFORM, FB_DIST_NORMAL };
@@ -52,6 +54,7 @@ struct fb_step {
 
 struct fb_stage {
 	char name[FB_NAME_MAX];
+	char thread[FB_COMM_MAX];	/* thread=NAME; "": fb-NAME */
 	int process;		/* 0 = the benchmark, 1.. = helper processes */
 	unsigned nsteps;
 	struct fb_step step[FB_MAX_STEPS];
@@ -60,6 +63,7 @@ struct fb_stage {
 
 struct fb_service {
 	char name[FB_NAME_MAX];
+	char thread[FB_COMM_MAX];	/* thread=NAME; "": fb-NAME */
 	int process;
 	struct fb_dist work;	/* default work per request */
 };
@@ -69,6 +73,7 @@ enum { FB_PER_INPUT, FB_PER_AUDIO, FB_PER_NET, FB_PER_N };
 /* A periodic task beside the frames: input poll, audio, network tick. */
 struct fb_periodic {
 	bool enabled;
+	char thread[FB_COMM_MAX];	/* thread=NAME; "": fb-input, ... */
 	int process;
 	uint64_t period_ns;
 	uint64_t deadline_ns;	/* audio: a period's work must end within it */
@@ -87,6 +92,12 @@ struct fb_profile {
 	unsigned workers;
 	unsigned nprocs;	/* helper processes; names in proc[1..nprocs] */
 	char proc[FB_MAX_PROCS + 1][FB_NAME_MAX];
+	/* what the threads and processes are called, as the engine a profile
+	 * models names them ("" : fb-NAME, fb-worker%d; the benchmark's own
+	 * process keeps its name): comm NAME, process P comm=NAME,
+	 * thread=NAME, workers N thread=FORMAT */
+	char proc_comm[FB_MAX_PROCS + 1][FB_COMM_MAX];
+	char worker_thread[FB_TFMT_MAX];
 	unsigned nservices;
 	struct fb_service service[FB_MAX_SERVICES];
 	unsigned nlocks;
@@ -125,6 +136,12 @@ struct fb_builtin {
 };
 extern const struct fb_builtin fb_builtins[];
 extern const size_t fb_nbuiltins;
+
+/*
+ * A worker thread's name: the profile's format with its index for "%d",
+ * or fb-worker<index>, cut to what Linux keeps (15 characters).
+ */
+void fb_worker_name(const struct fb_profile *p, unsigned idx, char out[FB_COMM_MAX]);
 
 /* Samples a distribution (clamped to [0, FB_MAX_WORK_NS]). */
 struct gs_rng;

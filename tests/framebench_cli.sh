@@ -27,7 +27,7 @@ expect_usage "option --bg-nice: expected an integer in [-20, 19]" --bg-nice 30
 expect_usage "option --disturb: expected a LEN between 1ms and the period" --disturb 1s:2s
 expect_usage "option --disturb: expected a PERIOD" --disturb soon
 expect_usage "option --seed: expected an integer" --seed -3
-expect_usage "unknown profile 'nosuch': expected one of proton, unreal, esports, strategy" --profile nosuch
+expect_usage "unknown profile 'nosuch': expected one of proton, unreal, esports, strategy, unity" --profile nosuch
 expect_usage "framebench: unknown option '--frobnicate' (see --help)" --frobnicate
 expect_usage "framebench: unknown option '-x' (see --help)" -qx
 expect_usage "framebench: option '--json' needs a value (see --help)" --json

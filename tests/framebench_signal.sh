@@ -49,7 +49,7 @@ run_and_signal() {
 	[ "${h2:-0}" -gt "${h1:-0}" ] || fail "$name: feed head did not advance ($h1 -> $h2)"
 	[ "$(od -An -t u4 -j 48 -N 4 "$f" | tr -d ' ')" = 1 ] || fail "$name: feed state is not 1 (measuring)"
 	descendants $pid >"$T/$name.kids"
-	grep -q "fb-wineserver" "$T/$name.kids" || fail "$name: no wineserver helper among: $(cat "$T/$name.kids")"
+	grep -q "wineserver" "$T/$name.kids" || fail "$name: no wineserver helper among: $(cat "$T/$name.kids")"
 	grep -q "fb-bg-hogs" "$T/$name.kids" || fail "$name: no background hogs among: $(cat "$T/$name.kids")"
 	kill -"$sig" $pid
 	t0=$(date +%s)

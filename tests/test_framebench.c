@@ -132,7 +132,7 @@ static void test_parse_errors(void **state)
 	(void)state;
 	EXPECT_ERROR("name x\n\nfrobnicate 3\n",
 		     "t.profile:3: expected a keyword (name, description, fps, "
-		     "frames-in-flight, workers, process, mutex, service, input, "
+		     "frames-in-flight, workers, comm, process, mutex, service, input, "
 		     "audio, net, stage, work, call, fanout, lock), got 'frobnicate'");
 	EXPECT_ERROR("work 10\n",
 		     "t.profile:1: expected a 'stage NAME' line before the step "
@@ -197,7 +197,7 @@ static void test_parse_errors(void **state)
 		     "t.profile:1: expected a period between 100us and 10s, "
 		     "got '50us'");
 	EXPECT_ERROR("input period=1ms work=10 deadline=1ms\n",
-		     "t.profile:1: expected period=, work= or process=, got "
+		     "t.profile:1: expected period=, work=, thread= or process=, got "
 		     "'deadline'");
 	EXPECT_ERROR("name x\n# only comments\n",
 		     "t.profile:2: expected at least one 'stage NAME' line "
@@ -212,7 +212,7 @@ static void test_parse_errors(void **state)
 static void test_builtins(void **state)
 {
 	(void)state;
-	assert_int_equal(fb_nbuiltins, 4);
+	assert_int_equal(fb_nbuiltins, 5);
 	for (size_t i = 0; i < fb_nbuiltins; i++) {
 		struct fb_chain c;
 
@@ -230,7 +230,7 @@ static void test_builtins(void **state)
 	assert_int_equal(fb_profile_resolve("nosuch", &prof, err, sizeof(err)),
 			 -1);
 	assert_string_equal(err, "unknown profile 'nosuch': expected one of "
-				 "proton, unreal, esports, strategy, or a path "
+				 "proton, unreal, esports, strategy, unity, or a path "
 				 "to a .profile file");
 	assert_int_equal(fb_profile_resolve("/nonexistent/x.profile", &prof, err,
 					    sizeof(err)),

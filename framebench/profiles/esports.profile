@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # framebench profile: a competitive shooter. Uncapped, very short tasks,
 # one frame in flight (a low-latency mode), 300+ FPS on a small machine.
+# The process is called fb-esports: no engine's thread names are modelled
+# here, and lavd's candidate profile for this genre finds the stand-in by it.
 name        esports
 description competitive shooter: uncapped, very short tasks, one frame in flight
 
 fps              0
 frames-in-flight 1
+comm             fb-esports
 workers          2
 
 process compositor

@@ -2,11 +2,14 @@
 # framebench profile: a real-time strategy game. CPU-heavy simulation with
 # bursts of 2-3 ms and more (an AI planner runs long on some frames),
 # a simulation lock the job workers contend on.
+# The process is called fb-strategy: no engine's thread names are modelled
+# here, and lavd's candidate profile for this genre finds the stand-in by it.
 name        strategy
 description real-time strategy: CPU-heavy simulation, 2-3 ms bursts and longer AI spikes
 
 fps              60
 frames-in-flight 2
+comm             fb-strategy
 workers          4
 
 process compositor
