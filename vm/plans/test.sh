@@ -10,6 +10,7 @@
 #             queued tasks must be handed back) completes under lavd with
 #             no stall: exit 0, frames counted, lavd still the scheduler
 #   unload    SIGINT: state disabled, loader exit 0, exit reason printed
+#   sigterm   the same for SIGTERM (what `systemctl stop lavd` sends)
 #   watchdog  the debug knob stalls dispatch: the watchdog (timeout_ms
 #             5000) ejects lavd, the loader says why and exits non-zero,
 #             and the system keeps running under the fair class
@@ -115,6 +116,25 @@ show_log "$LOG" 12
 cost=$(grep 'BPF cost per call' "$LOG" | sed 's/.*): //')
 [ -n "$cost" ] && gs_out "DATA bpf_cost $cost"
 grep -q '^\[' "$LOG" && gs_out "DATA stats $(grep '^\[' "$LOG" | tail -n 1)"
+fi
+
+# ---- SIGTERM (systemctl stop) unloads as SIGINT does -------------------
+if want_phase sigterm; then
+start_lavd
+if wait_until 90 lavd_attached; then
+	kill -TERM "$LPID"
+	wait_exit "$LPID" 30
+	if [ "$RC" = 0 ] && wait_until 10 scx_is disabled &&
+	   grep -q 'exit: unregistered from user space' "$LOG"; then
+		gs_result sigterm PASS "exit 0, state $(scx_state), reason: $(sed -n 's/^lavd: exit: //p' "$LOG" | head -n 1)"
+	else
+		gs_result sigterm FAIL "exit=$RC state=$(scx_state)"
+		show_log "$LOG" 12
+	fi
+else
+	gs_result sigterm FAIL "lavd did not attach: state=$(scx_state)"
+	stop_lavd 30
+fi
 fi
 
 # ---- phase 4: the watchdog ejects a stalled lavd ------------------------
