@@ -11,5 +11,7 @@ int ft_cmd_import(int argc, char **argv);
 int ft_cmd_report(int argc, char **argv);
 int ft_cmd_export(int argc, char **argv);
 int ft_cmd_info(int argc, char **argv);
+int ft_cmd_profile(int argc, char **argv);	/* profile_write.c */
+int ft_cmd_compare(int argc, char **argv);	/* compare.c */
 
 #endif

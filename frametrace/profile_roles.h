@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the threads of a recorded game do for its frames, as framebench
+ * would describe them (docs/frametrace.md, "Replaying a recorded game"):
+ * the presenter and the stages that hand each frame on to it, the job pool
+ * the stages fan out to, the services they call in other processes, the
+ * periodic tasks beside them and the locks they contend on, each with the
+ * CPU work per frame or period the trace shows. `frametrace profile`
+ * writes it as a profile, `frametrace compare` puts two of them side by
+ * side.
+ *
+ * The building block is a signal: thread X makes thread Y runnable (a
+ * wake-up in the trace), or X calls FUTEX_WAKE on an address Y waits on
+ * (also when Y was not asleep at the time: a stage handing a frame to one
+ * still busy). profile_roles.c finds the roles from how often each thread
+ * signals each other one per frame; profile_steps.c cuts each stage's time
+ * into one activation per frame and reads the steps from the signals in it.
+ */
+#ifndef FT_PROFILE_ROLES_H
+#define FT_PROFILE_ROLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "profile_fit.h"
+
+/* framebench's limits (framebench/profile.h) */
+#define PR_MAX_STAGES 8
+#define PR_MAX_SERVICES 4
+#define PR_MAX_PROCS 4
+#define PR_MAX_LOCKS 8
+#define PR_MAX_STEPS 32
+#define PR_MAX_POOL 64
+#define PR_MAX_TOKENS 15	/* calls and fan-outs a stage keeps: 2n + 1 steps */
+#define PR_NAME 32
+
+enum pr_role { PR_NONE, PR_STAGE, PR_POOL, PR_SERVICE, PR_PERIODIC };
+enum pr_step_kind { PR_WORK, PR_CALL, PR_FANOUT, PR_LOCK };
+enum { PR_PER_INPUT, PR_PER_AUDIO, PR_PER_NET, PR_PER_N };
+
+struct pr_step {
+	enum pr_step_kind kind;
+	int target;		/* call: service; lock: lock */
+	unsigned jobs;		/* fanout: pool threads that ran its jobs */
+	int lock;		/* fanout: lock its jobs take, -1 none */
+	struct pf_sum sum;	/* the samples (ns) */
+	struct pf_dist dist;	/* work, service work, work per job, hold */
+	struct pf_dist hold;	/* fanout with lock */
+};
+
+struct pr_stage {
+	uint32_t tid;
+	char name[PR_NAME];
+	int proc;		/* index in proc[]: 0 the game's process */
+	bool by_presents;	/* activations cut at the presents (its
+				 * hand-offs to the next stage were too few) */
+	size_t nact, nmode;	/* activations; with the common sequence */
+	size_t ntokens_max;	/* longest sequence seen */
+	bool truncated;		/* the common sequence was cut at
+				 * PR_MAX_TOKENS */
+	struct pf_sum cpu;	/* CPU per activation, ns */
+	double scale;		/* works scaled by this to the mean CPU */
+	unsigned nsteps;
+	struct pr_step step[PR_MAX_STEPS];
+};
+
+struct pr_service {
+	uint32_t tid;
+	char name[PR_NAME];
+	int proc;
+	double cpu_frame;	/* CPU per frame, ns */
+	double calls_frame;	/* calls per frame in the stages' steps */
+	double scale;
+};
+
+struct pr_periodic {
+	bool on;
+	uint32_t tid;
+	int proc;
+	uint64_t period_ns;
+	double regular;		/* share of regular intervals */
+	const char *by;		/* "name" or "period": how the kind was chosen */
+	struct pf_sum sum;	/* CPU per period, ns */
+	struct pf_dist work;
+	int lock;		/* net only: lock it takes, -1 none */
+	struct pf_dist hold;
+};
+
+struct pr_lock {
+	uint64_t uaddr;
+	char name[PR_NAME];
+	size_t waits;		/* contended waits of the game's threads */
+	unsigned users;		/* threads waiting on or waking it */
+	struct pf_sum wait;	/* contended wait lengths, ns */
+	struct pf_dist hold;
+	char where[96];		/* the steps it was put in */
+};
+
+struct pr_proc {
+	uint32_t pid;
+	char name[PR_NAME];
+};
+
+struct pr_opts {
+	uint32_t pid;		/* frames of this process (0: most frames) */
+	bool window;		/* --frames A..B */
+	size_t first, last;	/* frame indices, inclusive */
+	int64_t step_ns;	/* framebench's cost per step; -1: from the trace */
+};
+
+struct pr_sig {
+	uint64_t ts;
+	uint32_t to;		/* model task index */
+};
+
+/* Per model task. */
+struct pr_thread {
+	uint8_t role;		/* enum pr_role */
+	int8_t idx;		/* stage, service or periodic index */
+	bool svc_cand;		/* answers its callers and nothing else */
+	bool recorder;
+	uint64_t cpu;		/* CPU in the window, ns */
+	uint32_t irq_wakes, task_wakes; /* wake-ups received in the window */
+	uint64_t *pre;		/* CPU before each of its segments (lazy) */
+	size_t sig0, nsig;	/* its signals in sig[] */
+};
+
+struct pr_analysis {
+	const struct ft_model *m;
+	const struct ft_trace *t;
+	struct pr_opts o;
+	uint32_t pid;		/* the game's process (its frames') */
+	uint32_t presenter;
+	size_t nproc_frames;	/* frames of the process in the trace */
+	size_t *fidx, nf;	/* frames in the window, by present time */
+	uint64_t wa, wb;	/* the window: previous present .. last */
+	struct pf_sum ft;	/* frame times, ns */
+	uint64_t vsync_ns;	/* 0: uncapped */
+	double vsync_share;
+	unsigned fps, fif;
+	char fif_how[128];
+	double step_ns;		/* framebench's cost per step, taken off */
+	char step_how[96];
+	double tail_sum;	/* CPU from a stage's signal to its sleep */
+	size_t tail_n;
+
+	struct pr_proc proc[PR_MAX_PROCS + 1];	/* [0]: the game's */
+	unsigned nprocs;			/* helper processes */
+	struct pr_stage stage[PR_MAX_STAGES];
+	unsigned nstages;
+	uint32_t pool[PR_MAX_POOL];
+	unsigned npool;
+	char pool_stem[16];
+	uint32_t pool_caller;	/* the stage that signals it most */
+	double pool_cpu_frame, pool_scale;
+	struct pr_service svc[PR_MAX_SERVICES];
+	unsigned nsvc;
+	struct pr_periodic per[PR_PER_N];
+	struct pr_lock lock[PR_MAX_LOCKS];
+	unsigned nlocks;
+	char dropped[256];	/* roles framebench has no room for */
+
+	/* threads of the game's processes no role uses, by CPU */
+	uint32_t *left;
+	size_t nleft;
+	double game_cpu;	/* all threads of those processes, ns */
+	double role_cpu;	/* the threads with a role, ns */
+
+	/* for compare */
+	size_t wakes, cross;	/* wake-ups among role threads; across processes */
+	double chain_wakeups;	/* framebench's count of the derived chain */
+	double links_p50;	/* wake-chain links walked back from presents */
+
+	/* internals */
+	struct pr_thread *th;	/* [m->ntask] */
+	struct pr_sig *sig;
+	size_t nsig;
+	struct ft_map h;	/* signals X -> Y in the window: task indices
+				 * (X << 32 | Y) */
+};
+
+/*
+ * Analyses the trace behind m. Returns 0; -1 when the trace cannot give a
+ * profile, with what is missing in err (exit status 2: no frames, too few,
+ * no scheduling data of the presenter's process, no presenter, a cycle);
+ * -2 when out of memory.
+ */
+int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
+	       const struct pr_opts *o, char *err, size_t errlen);
+void pr_free(struct pr_analysis *a);
+
+/* ---- internals of profile_sig.c, profile_roles.c, profile_side.c and
+ * profile_steps.c ---- */
+
+/* A futex address and a task that waits on it or wakes it. */
+struct pr_fxu {
+	uint64_t uaddr;
+	uint32_t ti;
+	uint8_t wait, wake;
+};
+
+int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen);
+int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen);
+/* Every futex address with its users, sorted by address (NULL: memory). */
+struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n);
+/* The address of u[first] is a lock: a task both waits on and wakes it. */
+bool pr_fxu_is_lock(const struct pr_fxu *u, size_t n, size_t first);
+int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu);
+/* A task that may have a role: not idle, not the recorder, ran. */
+bool pr_usable(const struct pr_analysis *a, size_t ti);
+int pr_find_periodic(struct pr_analysis *a);
+int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu);
+int pr_name_roles(struct pr_analysis *a);
+int pr_the_rest(struct pr_analysis *a);
+long pr_index(const struct pr_analysis *a, uint32_t tid);
+uint64_t pr_cpu_in(struct pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1);
+uint32_t pr_h(const struct pr_analysis *a, size_t from, size_t to);
+/* Signals of task index ti at or after ts: index into sig[], or the end. */
+size_t pr_sig_from(const struct pr_analysis *a, size_t ti, uint64_t ts);
+int pr_steps(struct pr_analysis *a, char *err, size_t errlen);
+/* The label of a thread: "comm:tid". */
+const char *pr_label(const struct pr_analysis *a, uint32_t tid, char *buf,
+		     size_t len);
+const char *pr_per_name(int kind);
+/* pid is the game's process or one of its stages'. */
+bool pr_game_pid(const struct pr_analysis *a, uint32_t pid);
+
+#endif

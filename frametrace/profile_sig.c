@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What the role analysis reads (profile_roles.h): the frames and their
+ * window, the presenter, each thread's CPU in any interval, and the
+ * signals between threads with how often each thread signals each other
+ * one.
+ */
+#include "profile_roles.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+#include "framefeed.h"
+#include "util.h"
+
+#define SIG_DEDUP_NS 20000	/* a futex wake and the wake-ups it made */
+
+const char *pr_per_name(int kind)
+{
+	static const char *const n[PR_PER_N] = { "input", "audio", "net" };
+
+	return kind >= 0 && kind < PR_PER_N ? n[kind] : "?";
+}
+
+long pr_index(const struct pr_analysis *a, uint32_t tid)
+{
+	const struct ft_tstat *s = ft_model_task(a->m, tid);
+
+	return s ? (long)(s - a->m->task) : -1;
+}
+
+const char *pr_label(const struct pr_analysis *a, uint32_t tid, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s:%u", ft_task_comm(a->t, tid), tid);
+	return buf;
+}
+
+static uint64_t cum_cpu(const struct pr_analysis *a, size_t ti, uint64_t t)
+{
+	const struct ft_tstat *s = &a->m->task[ti];
+	const uint64_t *pre = a->th[ti].pre;
+	size_t lo = 0, hi = s->segs.n;
+	uint64_t v;
+	const struct ft_seg *g;
+
+	/* segments starting before t */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->m->seg[s->segs.v[mid]].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || !pre)
+		return 0;
+	v = pre[lo];
+	g = &a->m->seg[s->segs.v[lo - 1]];
+	if (g->end > t)
+		v -= g->end - t;
+	return v;
+}
+
+uint64_t pr_cpu_in(struct pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1)
+{
+	if (t1 <= t0)
+		return 0;
+	return cum_cpu(a, ti, t1) - cum_cpu(a, ti, t0);
+}
+
+uint32_t pr_h(const struct pr_analysis *a, size_t from, size_t to)
+{
+	uint32_t *v = ft_map_get(&a->h, (uint64_t)from << 32 | to);
+
+	return v ? *v : 0;
+}
+
+size_t pr_sig_from(const struct pr_analysis *a, size_t ti, uint64_t ts)
+{
+	size_t lo = a->th[ti].sig0, hi = lo + a->th[ti].nsig;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->sig[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+static const struct ft_trace *sort_t;
+
+static int by_present(const void *x, const void *y)
+{
+	const struct ft_frame *f = &sort_t->frames[*(const size_t *)x];
+	const struct ft_frame *g = &sort_t->frames[*(const size_t *)y];
+
+	return f->present_ns < g->present_ns ? -1 : f->present_ns > g->present_ns;
+}
+
+int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
+{
+	const struct ft_trace *t = a->t;
+	size_t n = 0, first = 0, last;
+	uint32_t pid = a->o.pid;
+	uint64_t *pres;
+	double *iv;
+
+	if (!t->nframes) {
+		snprintf(err, errlen,
+			 "no frames in the trace: record a game with --present "
+			 "(its present calls) or framebench with its feed or "
+			 "--trace-markers, or import a MangoHud log with it");
+		return -1;
+	}
+	if (!pid) {
+		struct ft_map cnt;
+		uint32_t best = 0;
+
+		ft_map_init(&cnt);
+		for (size_t i = 0; i < t->nframes; i++) {
+			uint32_t *c = ft_map_put(&cnt, t->frames[i].pid, 0, NULL);
+
+			if (c && ++*c > best) {
+				best = *c;
+				pid = t->frames[i].pid;
+			}
+		}
+		ft_map_free(&cnt);
+	}
+	a->pid = pid;
+	a->fidx = malloc(t->nframes * sizeof(size_t));
+	if (!a->fidx)
+		return -2;
+	for (size_t i = 0; i < t->nframes; i++) {
+		const struct ft_frame *f = &t->frames[i];
+
+		if (f->pid == pid && !(f->flags & GS_FEED_F_WARMUP) &&
+		    f->frametime_ns && f->present_ns > f->frametime_ns)
+			a->fidx[n++] = i;
+	}
+	sort_t = t;
+	qsort(a->fidx, n, sizeof(size_t), by_present);
+	a->nproc_frames = n;
+	if (!n) {
+		snprintf(err, errlen, "no frames of process %u in the trace%s",
+			 pid, a->o.pid ? " (--pid)" : "");
+		return -1;
+	}
+	last = n - 1;
+	if (a->o.window) {
+		if (a->o.first >= n) {
+			snprintf(err, errlen,
+				 "--frames %zu..%zu: process %u has frames 0..%zu",
+				 a->o.first, a->o.last, pid, n - 1);
+			return -1;
+		}
+		first = a->o.first;
+		if (a->o.last < last)
+			last = a->o.last;
+	}
+	a->nf = last - first + 1;
+	memmove(a->fidx, a->fidx + first, a->nf * sizeof(size_t));
+	if (a->nf < 100) {
+		snprintf(err, errlen,
+			 "only %zu frames of process %u%s: at least 100 are "
+			 "needed to fit the distributions",
+			 a->nf, pid, a->o.window ? " in --frames" : "");
+		return -1;
+	}
+	a->wa = t->frames[a->fidx[0]].present_ns - t->frames[a->fidx[0]].frametime_ns;
+	a->wb = t->frames[a->fidx[a->nf - 1]].present_ns;
+	iv = malloc(a->nf * sizeof(double));
+	if (!iv)
+		return -2;
+	for (size_t k = 0; k < a->nf; k++)
+		iv[k] = (double)t->frames[a->fidx[k]].frametime_ns;
+	if (pf_summarize(iv, a->nf, &a->ft)) {
+		free(iv);
+		return -2;
+	}
+	free(iv);
+	pres = malloc((a->nf + 1) * sizeof(*pres));
+	if (!pres)
+		return -2;
+	pres[0] = a->wa;
+	for (size_t k = 0; k < a->nf; k++)
+		pres[k + 1] = t->frames[a->fidx[k]].present_ns;
+	a->vsync_ns = pf_vsync_period(pres, a->nf + 1, &a->vsync_share);
+	free(pres);
+	a->fps = a->vsync_ns ? (unsigned)llround(1e9 / (double)a->vsync_ns) : 0;
+	if (a->fps > 10000)
+		a->fps = 0;
+	return 0;
+}
+
+int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen)
+{
+	const struct ft_frame *f = &a->t->frames[a->fidx[0]];
+	bool sched = false;
+
+	for (size_t i = 0; i < a->m->ntask; i++)
+		if (a->m->task[i].pid == a->pid && a->m->task[i].segs.n)
+			sched = true;
+	if (!sched) {
+		snprintf(err, errlen,
+			 "the trace has no scheduling events of process %u, "
+			 "whose frames it holds: record or import the "
+			 "scheduler events with the frames", a->pid);
+		return -1;
+	}
+	if (f->tid && ft_model_task(a->m, f->tid) &&
+	    ft_model_task(a->m, f->tid)->segs.n)
+		a->presenter = f->tid;
+	else
+		a->presenter = ft_dominant_presenter(a->m, a->pid);
+	if (!a->presenter) {
+		snprintf(err, errlen,
+			 "no thread presents the frames of process %u: none "
+			 "runs at most of their present times", a->pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- signals -------------------------------------------------------- */
+
+struct rawsig {
+	uint64_t ts;
+	uint32_t from, to;
+};
+
+static int fxu_cmp(const void *x, const void *y)
+{
+	const struct pr_fxu *p = x, *q = y;
+
+	if (p->uaddr != q->uaddr)
+		return p->uaddr < q->uaddr ? -1 : 1;
+	return p->ti < q->ti ? -1 : p->ti > q->ti;
+}
+
+static int raw_cmp(const void *x, const void *y)
+{
+	const struct rawsig *p = x, *q = y;
+
+	if (p->from != q->from)
+		return p->from < q->from ? -1 : 1;
+	if (p->ts != q->ts)
+		return p->ts < q->ts ? -1 : 1;
+	return p->to < q->to ? -1 : p->to > q->to;
+}
+
+/* The futex addresses: who waits on and who wakes each, merged per task;
+ * sorted by address. */
+struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
+{
+	struct pr_fxu *u = malloc((m->nfx ? m->nfx : 1) * sizeof(*u));
+	size_t k = 0;
+
+	if (!u)
+		return NULL;
+	for (size_t i = 0; i < m->nfx; i++) {
+		const struct ft_fx *f = &m->fx[i];
+		const struct ft_tstat *s = ft_model_task(m, f->tid);
+		bool w = ft_futex_is_wait(f->op), k2 = ft_futex_is_wake(f->op);
+
+		if (!s || (!w && !k2) || !f->uaddr)
+			continue;
+		u[k++] = (struct pr_fxu){ f->uaddr, (uint32_t)(s - m->task), w, k2 };
+	}
+	qsort(u, k, sizeof(*u), fxu_cmp);
+	/* one entry per (address, task) */
+	{
+		size_t j = 0;
+
+		for (size_t i = 0; i < k; i++) {
+			if (j && u[j - 1].uaddr == u[i].uaddr && u[j - 1].ti == u[i].ti) {
+				u[j - 1].wait |= u[i].wait;
+				u[j - 1].wake |= u[i].wake;
+			} else {
+				u[j++] = u[i];
+			}
+		}
+		k = j;
+	}
+	*n = k;
+	return u;
+}
+
+/* First entry of address ua in u, or n. */
+static size_t fxu_find(const struct pr_fxu *u, size_t n, uint64_t ua)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u[mid].uaddr < ua)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && u[lo].uaddr == ua ? lo : n;
+}
+
+/* A lock: some task both waits on and wakes the address, and at least
+ * two tasks use it (a hand-off address has its waiters and its wakers). */
+bool pr_fxu_is_lock(const struct pr_fxu *u, size_t n, size_t first)
+{
+	size_t users = 0;
+	bool both = false;
+
+	for (size_t i = first; i < n && u[i].uaddr == u[first].uaddr; i++) {
+		users++;
+		if (u[i].wait && u[i].wake)
+			both = true;
+	}
+	return both && users >= 2;
+}
+
+static int push_raw(struct rawsig **v, size_t *n, size_t *cap,
+		    struct rawsig r)
+{
+	if (ft_grow((void **)v, cap, *n + 1, sizeof(**v)))
+		return -1;
+	(*v)[(*n)++] = r;
+	return 0;
+}
+
+int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
+{
+	const struct ft_model *m = a->m;
+	struct rawsig *r = NULL;
+	size_t nr = 0, cap = 0;
+	struct ft_map eff;
+	int rc = -1;
+
+	ft_map_init(&eff);
+	for (size_t i = 0; i < m->nwake; i++) {
+		const struct ft_wake *w = &m->wake[i];
+		long from, to;
+		uint32_t *c;
+
+		if (w->ts < a->wa || w->ts > a->wb)
+			continue;
+		to = pr_index(a, w->wakee);
+		if (to < 0)
+			continue;
+		if (w->irq || !w->waker) {
+			a->th[to].irq_wakes++;
+			continue;
+		}
+		a->th[to].task_wakes++;
+		from = pr_index(a, w->waker);
+		if (from < 0 || from == to)
+			continue;
+		c = ft_map_put(&eff, (uint64_t)from << 32 | (uint64_t)to, 0, NULL);
+		if (!c || push_raw(&r, &nr, &cap, (struct rawsig){ w->ts,
+					(uint32_t)from, (uint32_t)to }))
+			goto out;
+		++*c;
+	}
+	/* FUTEX_WAKE on an address another task waits on: a signal even when
+	 * that task was not asleep, between tasks of one process or ones
+	 * that wake each other (an address means nothing across unrelated
+	 * address spaces) */
+	for (size_t i = 0; i < m->nfx; i++) {
+		const struct ft_fx *f = &m->fx[i];
+		long from;
+		size_t g;
+
+		if (f->ts < a->wa || f->ts > a->wb || !ft_futex_is_wake(f->op))
+			continue;
+		from = pr_index(a, f->tid);
+		g = fxu_find(u, nu, f->uaddr);
+		if (from < 0 || g == nu || pr_fxu_is_lock(u, nu, g))
+			continue;
+		for (size_t j = g; j < nu && u[j].uaddr == f->uaddr; j++) {
+			size_t to = u[j].ti;
+			bool related;
+
+			if (!u[j].wait || to == (size_t)from)
+				continue;
+			related = m->task[to].pid == m->task[from].pid ||
+				  ft_map_get(&eff, (uint64_t)from << 32 | to) ||
+				  ft_map_get(&eff, (uint64_t)to << 32 | (uint64_t)from);
+			if (related &&
+			    push_raw(&r, &nr, &cap, (struct rawsig){ f->ts,
+					(uint32_t)from, (uint32_t)to }))
+				goto out;
+		}
+	}
+	qsort(r, nr, sizeof(*r), raw_cmp);
+	a->sig = malloc((nr ? nr : 1) * sizeof(*a->sig));
+	if (!a->sig)
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		struct pr_thread *th = &a->th[r[i].from];
+		bool dup = false;
+		uint32_t *c;
+
+		if (!th->nsig)
+			th->sig0 = a->nsig;
+		/* the same signal seen twice: a futex wake and its wake-up */
+		for (size_t j = a->nsig; j-- > th->sig0;) {
+			if (r[i].ts - a->sig[j].ts > SIG_DEDUP_NS)
+				break;
+			if (a->sig[j].to == r[i].to) {
+				dup = true;
+				break;
+			}
+		}
+		if (dup)
+			continue;
+		a->sig[a->nsig++] = (struct pr_sig){ r[i].ts, r[i].to };
+		th->nsig++;
+		c = ft_map_put(&a->h, (uint64_t)r[i].from << 32 | r[i].to, 0, NULL);
+		if (!c)
+			goto out;
+		++*c;
+	}
+	rc = 0;
+out:
+	free(r);
+	ft_map_free(&eff);
+	return rc;
+}
+
+
+void pr_free(struct pr_analysis *a)
+{
+	if (a->th)
+		for (size_t ti = 0; ti < a->m->ntask; ti++)
+			free(a->th[ti].pre);
+	free(a->th);
+	free(a->sig);
+	free(a->fidx);
+	free(a->left);
+	ft_map_free(&a->h);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * frametrace profile -o OUT.profile TRACE: the analysis (profile_roles.h)
+ * written as a framebench profile, each number with a comment saying
+ * where it came from. framebench's own parser checks the text before it
+ * is written; the file appears whole or not at all (temporary + rename).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "import.h"
+#include "model.h"
+#include "present.h"
+#include "profile.h"		/* framebench's: its parser */
+#include "profile_roles.h"
+#include "profile_write.h"
+#include "util.h"
+#include "version.h"
+
+struct buf {
+	char *s;
+	size_t n, cap;
+	bool oom;
+};
+
+static void out(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void out(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || ft_grow((void **)&b->s, &b->cap, b->n + (size_t)n + 1, 1)) {
+		b->oom = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)n;
+}
+
+static const char *us(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e6)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	return buf;
+}
+
+/* "p10 1.2 us p50 3.4 us p90 5.6 us" of a sample */
+static const char *pcts(char *buf, size_t len, const struct pf_sum *s)
+{
+	char a[24], b[24], c[24];
+
+	snprintf(buf, len, "p10 %s, p50 %s, p90 %s", us(a, sizeof(a), s->p10),
+		 us(b, sizeof(b), s->p50), us(c, sizeof(c), s->p90));
+	return buf;
+}
+
+static const char *dist(char *buf, size_t len, const struct pf_dist *d)
+{
+	pf_dist_text(d, buf, len);
+	return buf;
+}
+
+static const char *frame_source(const struct pr_analysis *a)
+{
+	const struct ft_frame *f = &a->t->frames[a->fidx[0]];
+
+	return f->flags & FT_FRAME_FEED	      ? "framebench's feed"
+	       : f->flags & FT_FRAME_MARKER   ? "trace markers"
+	       : f->flags & FT_FRAME_MANGOHUD ? "a MangoHud log"
+	       : f->flags & FT_FRAME_PRESENT  ? "present calls"
+					      : "the trace";
+}
+
+/* "\"NAME\"" when framebench can name a thread or process so, else "". */
+static const char *quote(const char *c, char *buf, size_t len)
+{
+	if (strlen(c) <= 15 && !strchr(c, '"') && !strchr(c, '%'))
+		snprintf(buf, len, "\"%s\"", c);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* A name framebench can give a thread or process (1-15 printable
+ * characters, no '%'; no '"', which quotes it). */
+static bool comm_ok(const char *c)
+{
+	size_t n = strlen(c);
+
+	if (!n || n > 15)
+		return false;
+	for (; *c; c++)
+		if (*c < 0x20 || *c > 0x7e || *c == '%' || *c == '"')
+			return false;
+	return true;
+}
+
+/* " thread=\"COMM\"" for tid's name, so the replay's thread is called as
+ * the original; "" when framebench cannot name it so. */
+static const char *thread_opt(const struct pr_analysis *a, uint32_t tid,
+			      char *buf, size_t len)
+{
+	const char *c = ft_task_comm(a->t, tid);
+
+	if (comm_ok(c))
+		snprintf(buf, len, " thread=\"%s\"", c);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* The pool threads' names as framebench's workers thread=FORMAT: one
+ * name for all, or a name and the index; "" when neither fits. */
+static const char *worker_opt(const struct pr_analysis *a, char *buf, size_t len)
+{
+	const char *c0 = ft_task_comm(a->t, a->pool[0]);
+	char stem[16], fmt[32], widest[40];
+	bool same = true, indexed = true;
+
+	pf_stem(c0, stem, sizeof(stem));
+	for (unsigned p = 0; p < a->npool; p++) {
+		const char *c = ft_task_comm(a->t, a->pool[p]);
+		size_t n = strlen(stem);
+
+		same &= !strcmp(c, c0);
+		indexed &= !strncmp(c, stem, n) && c[n] >= '0' && c[n] <= '9' &&
+			   strspn(c + n, "0123456789") == strlen(c + n);
+	}
+	buf[0] = '\0';
+	if (same && comm_ok(c0)) {
+		snprintf(buf, len, " thread=\"%s\"", c0);
+	} else if (indexed && comm_ok(stem)) {
+		snprintf(fmt, sizeof(fmt), "%s%%d", stem);
+		snprintf(widest, sizeof(widest), "%s%u", stem, a->npool - 1);
+		if (strlen(widest) <= 15)
+			snprintf(buf, len, " thread=\"%s\"", fmt);
+	}
+	return buf;
+}
+
+static void header(struct buf *b, const struct pr_analysis *a, const char *trace,
+		   const char *name)
+{
+	char l1[64], x[96];
+	const struct pf_sum *ft = &a->ft;
+
+	out(b, "# framebench profile derived by frametrace %s profile from %s:\n",
+	    GS_VERSION, trace);
+	out(b, "# %zu frames (%zu..%zu of %zu) of process %u (%s), from %s, "
+	    "presented by %s.\n", a->nf, a->o.window ? a->o.first : 0,
+	    (a->o.window ? a->o.first : 0) + a->nf - 1, a->nproc_frames, a->pid,
+	    ft_task_comm(a->t, a->pid), frame_source(a),
+	    pr_label(a, a->presenter, l1, sizeof(l1)));
+	out(b, "# Work is the CPU time the trace shows (framebench's work unit is "
+	    "calibrated CPU\n# time); docs/frametrace.md, \"Replaying a recorded "
+	    "game\", says how each line is derived.\n");
+	out(b, "name        %s\n", name);
+	out(b, "description replay of %s (%u): %zu frames, p50 %.2f ms\n\n",
+	    ft_task_comm(a->t, a->pid), a->pid, a->nf, ft->p50 / 1e6);
+	out(b, "# frame times %s, p99 %.2f ms\n", pcts(x, sizeof(x), ft),
+	    ft->p99 / 1e6);
+	if (a->fps)
+		out(b, "# %.0f %% of the presents on a %.3f ms grid (within a fifth of "
+		    "it; 60 %% or more): vsync-capped\n", 100 * a->vsync_share,
+		    (double)a->vsync_ns / 1e6);
+	else
+		out(b, "# %.0f %% of the presents within a fifth of a grid of their "
+		    "median interval (under 60 %%): uncapped\n", 100 * a->vsync_share);
+	if (comm_ok(ft_task_comm(a->t, a->pid)))
+		out(b, "comm             %s\n",
+		    quote(ft_task_comm(a->t, a->pid), l1, sizeof(l1)));
+	out(b, "fps              %u\n", a->fps);
+	out(b, "# framebench's own CPU per step (its futex calls and wake-ups), taken "
+	    "off each work,\n# job, call and period (at most half of it): %s, "
+	    "%s\n", us(x, sizeof(x), a->step_ns), a->step_how);
+	out(b, "# frames in flight: %s\n", a->fif_how);
+	out(b, "frames-in-flight %u\n", a->fif);
+}
+
+static bool pool_used(const struct pr_analysis *a)
+{
+	for (unsigned k = 0; k < a->nstages; k++)
+		for (unsigned j = 0; j < a->stage[k].nsteps; j++)
+			if (a->stage[k].step[j].kind == PR_FANOUT)
+				return true;
+	return false;
+}
+
+static void pool(struct buf *b, const struct pr_analysis *a)
+{
+	char l[64], x[32];
+
+	if (!pool_used(a)) {
+		out(b, "# no job pool: no stage fans out to sibling threads%s\n",
+		    a->npool ? " in the common sequences" : "");
+		out(b, "workers          1\n");
+		return;
+	}
+	out(b, "# job pool: %u threads %s* of process %u (first %s), signalled "
+	    "most by %s; CPU per frame %s (the fan-outs' jobs scaled x%.2f to it)\n",
+	    a->npool, a->pool_stem, ft_task_pid(a->t, a->pool[0]),
+	    pr_label(a, a->pool[0], l, sizeof(l)), ft_task_comm(a->t, a->pool_caller),
+	    us(x, sizeof(x), a->pool_cpu_frame), a->pool_scale);
+	out(b, "workers          %u%s\n", a->npool, worker_opt(a, l, sizeof(l)));
+}
+
+static bool proc_used(const struct pr_analysis *a, int p, const bool *svc_on)
+{
+	for (unsigned k = 0; k < a->nstages; k++)
+		if (a->stage[k].proc == p)
+			return true;
+	for (unsigned v = 0; v < a->nsvc; v++)
+		if (svc_on[v] && a->svc[v].proc == p)
+			return true;
+	for (int k = 0; k < PR_PER_N; k++)
+		if (a->per[k].on && a->per[k].proc == p)
+			return true;
+	return false;
+}
+
+static const char *proc_opt(const struct pr_analysis *a, int p, char *buf,
+			    size_t len)
+{
+	if (p <= 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, " process=%s", a->proc[p].name);
+	return buf;
+}
+
+static void declarations(struct buf *b, const struct pr_analysis *a,
+			 const bool *svc_on)
+{
+	char x[96], y[64], z[64], l[64];
+	bool any = false;
+
+	for (unsigned p = 1; p <= a->nprocs; p++) {
+		if (!proc_used(a, (int)p, svc_on))
+			continue;
+		if (!any)
+			out(b, "\n# helper processes (the game's own is main)\n");
+		any = true;
+		out(b, "process %s%s%s # pid %u\n", a->proc[p].name,
+		    comm_ok(ft_task_comm(a->t, a->proc[p].pid)) ? " comm=" : "",
+		    quote(ft_task_comm(a->t, a->proc[p].pid), l, sizeof(l)),
+		    a->proc[p].pid);
+	}
+	any = false;
+	for (unsigned k = 0; k < a->nlocks; k++) {
+		const struct pr_lock *lk = &a->lock[k];
+
+		if (!lk->where[0])
+			continue;
+		if (!any)
+			out(b, "\n# locks: futex addresses the game's threads both wait "
+			    "on and wake\n");
+		any = true;
+		out(b, "# %s at 0x%llx: %zu contended waits by %u threads, %s; "
+		    "hold 4 x p25 of the waits (an estimate) = %s; in %s\n",
+		    lk->name, (unsigned long long)lk->uaddr, lk->waits, lk->users,
+		    pcts(x, sizeof(x), &lk->wait), us(y, sizeof(y), pf_dist_mean(&lk->hold)),
+		    lk->where);
+		out(b, "mutex   %s\n", lk->name);
+	}
+	any = false;
+	for (unsigned v = 0; v < a->nsvc; v++) {
+		const struct pr_service *sv = &a->svc[v];
+		const struct pr_step *first = NULL;
+
+		for (unsigned k = 0; k < a->nstages && !first; k++)
+			for (unsigned j = 0; j < a->stage[k].nsteps && !first; j++)
+				if (a->stage[k].step[j].kind == PR_CALL &&
+				    a->stage[k].step[j].target == (int)v)
+					first = &a->stage[k].step[j];
+		if (!first)
+			continue;
+		if (!any)
+			out(b, "\n# services: threads the stages call and wait for\n");
+		any = true;
+		out(b, "# %s: %s, %.0f calls per frame in the stages' sequences; CPU "
+		    "per frame %s (calls scaled x%.2f to it)\n", sv->name,
+		    pr_label(a, sv->tid, l, sizeof(l)), sv->calls_frame,
+		    us(z, sizeof(z), sv->cpu_frame), sv->scale);
+		out(b, "service %s%s work=%s%s\n", sv->name,
+		    proc_opt(a, sv->proc, y, sizeof(y)), dist(x, sizeof(x), &first->dist),
+		    thread_opt(a, sv->tid, l, sizeof(l)));
+	}
+	any = false;
+	for (int k = 0; k < PR_PER_N; k++) {
+		const struct pr_periodic *p = &a->per[k];
+		char per[32], hold[128] = "";
+
+		if (!p->on)
+			continue;
+		if (!any)
+			out(b, "\n# periodic tasks: woken by their timers at a regular "
+			    "period\n");
+		any = true;
+		out(b, "# %s: %s, every %.3f ms (%.0f %% of %zu intervals regular; "
+		    "kind from its %s); CPU per period %s\n", pr_per_name(k),
+		    pr_label(a, p->tid, l, sizeof(l)), (double)p->period_ns / 1e6,
+		    100 * p->regular, p->sum.n, p->by, pcts(x, sizeof(x), &p->sum));
+		snprintf(per, sizeof(per), "%.1fus", (double)p->period_ns / 1e3);
+		if (p->lock >= 0)
+			snprintf(hold, sizeof(hold), " lock=%s hold=%s",
+				 a->lock[p->lock].name, dist(z, sizeof(z), &p->hold));
+		out(b, "%s period=%s work=%s%s%s%s\n", pr_per_name(k), per,
+		    dist(x, sizeof(x), &p->work), hold,
+		    proc_opt(a, p->proc, y, sizeof(y)), thread_opt(a, p->tid, l, sizeof(l)));
+	}
+}
+
+static void stage(struct buf *b, const struct pr_analysis *a, unsigned k)
+{
+	const struct pr_stage *st = &a->stage[k];
+	char l[64], x[96], y[64], z[64];
+
+	out(b, "\n# stage %u: %s, %zu activations %s; %zu with this sequence of "
+	    "calls and fan-outs%s; CPU per activation %s (works scaled x%.2f to "
+	    "the mean, %s)\n", k + 1, pr_label(a, st->tid, l, sizeof(l)), st->nact,
+	    st->by_presents || k + 1 == a->nstages
+		    ? "between presents"
+		    : "between its hand-offs to the next stage",
+	    st->nmode, st->truncated ? " (longer ones cut at 15)" : "",
+	    pcts(x, sizeof(x), &st->cpu), st->scale, us(y, sizeof(y), st->cpu.mean));
+	out(b, "stage %s%s%s\n", st->name, proc_opt(a, st->proc, y, sizeof(y)),
+	    thread_opt(a, st->tid, l, sizeof(l)));
+	for (unsigned j = 0; j < st->nsteps; j++) {
+		const struct pr_step *s = &st->step[j];
+
+		switch (s->kind) {
+		case PR_WORK:
+			if (pf_dist_mean(&s->dist) < 500)
+				break;	/* nothing between two steps */
+			out(b, "  work   %-26s # %zu samples: %s\n",
+			    dist(x, sizeof(x), &s->dist), s->sum.n,
+			    pcts(z, sizeof(z), &s->sum));
+			break;
+		case PR_CALL:
+			out(b, "  call   %s %-18s # its CPU from the call to its reply: "
+			    "%s\n", a->svc[s->target].name, dist(x, sizeof(x), &s->dist),
+			    pcts(z, sizeof(z), &s->sum));
+			break;
+		case PR_FANOUT: {
+			char lock[128] = "";
+
+			if (s->lock >= 0)
+				snprintf(lock, sizeof(lock), " lock=%s hold=%s",
+					 a->lock[s->lock].name,
+					 dist(y, sizeof(y), &s->hold));
+			out(b, "  fanout %u %s%s # pool threads that ran it (p90); "
+			    "the pool's CPU in it %s\n", s->jobs,
+			    dist(x, sizeof(x), &s->dist), lock,
+			    pcts(z, sizeof(z), &s->sum));
+			break;
+		}
+		case PR_LOCK:
+			out(b, "  lock   %s %s\n", a->lock[s->target].name,
+			    dist(x, sizeof(x), &s->dist));
+			break;
+		}
+	}
+}
+
+static void left_out(struct buf *b, const struct pr_analysis *a)
+{
+	char l[64], x[32];
+	double left = 0;
+	size_t shown = a->nleft < 12 ? a->nleft : 12;
+
+	for (size_t i = 0; i < a->nleft; i++)
+		left += (double)a->th[pr_index(a, a->left[i])].cpu;
+	out(b, "\n# left out: %zu threads of the game's processes with no part in "
+	    "the frames, %.1f %% of their CPU%s\n", a->nleft,
+	    a->game_cpu > 0 ? 100 * left / a->game_cpu : 0, a->nleft ? ":" : "");
+	for (size_t i = 0; i < shown; i++)
+		out(b, "#   %s %s\n", pr_label(a, a->left[i], l, sizeof(l)),
+		    us(x, sizeof(x), (double)a->th[pr_index(a, a->left[i])].cpu));
+	if (shown < a->nleft)
+		out(b, "#   and %zu more\n", a->nleft - shown);
+	if (a->dropped[0])
+		out(b, "# framebench has no room for: %s\n", a->dropped);
+}
+
+int pr_profile_text(const struct pr_analysis *a, const char *trace,
+		    const char *name, char **text, size_t *len, char *err,
+		    size_t errlen)
+{
+	struct buf b = { 0 };
+	bool svc_on[PR_MAX_SERVICES] = { false };
+	struct fb_profile *p;
+
+	for (unsigned k = 0; k < a->nstages; k++)
+		for (unsigned j = 0; j < a->stage[k].nsteps; j++)
+			if (a->stage[k].step[j].kind == PR_CALL)
+				svc_on[a->stage[k].step[j].target] = true;
+	header(&b, a, trace, name);
+	pool(&b, a);
+	declarations(&b, a, svc_on);
+	for (unsigned k = 0; k < a->nstages; k++)
+		stage(&b, a, k);
+	left_out(&b, a);
+	if (b.oom) {
+		free(b.s);
+		snprintf(err, errlen, "out of memory");
+		return -2;
+	}
+	/* framebench's own checks, before anything is written */
+	p = malloc(sizeof(*p));
+	if (!p) {
+		free(b.s);
+		snprintf(err, errlen, "out of memory");
+		return -2;
+	}
+	if (fb_profile_parse(b.s, b.n, "derived profile", p, err, errlen)) {
+		free(p);
+		free(b.s);
+		return -1;
+	}
+	free(p);
+	*text = b.s;
+	*len = b.n;
+	return 0;
+}
+
+int pr_write_atomic(const char *path, const char *text, size_t len, char *err,
+		    size_t errlen)
+{
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	mode_t mask;
+	bool ok;
+	FILE *f;
+	int fd, e;
+
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	/* mkstemp's 0600 would make a profile others cannot read */
+	mask = umask(0);
+	umask(mask);
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
+		return -1;
+	}
+	ok = !fchmod(fd, 0666 & ~mask) && fwrite(text, 1, len, f) == len &&
+	     !fflush(f) && !fsync(fd);
+	e = errno;
+	if (fclose(f) && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (ok && rename(tmp, path)) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok) {
+		unlink(tmp);
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
+	}
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: frametrace profile -o OUT.profile [options] TRACE\n"
+		"  A framebench profile that reproduces the trace's scheduling\n"
+		"  shape: its stages, job pool, services, periodic tasks and\n"
+		"  locks, with the CPU work per frame the trace shows.\n"
+		"  -o, --output OUT   the profile to write (whole or not at all)\n"
+		"  --pid PID          the game's process (default: the one with\n"
+		"                     the most frames)\n"
+		"  --frames A..B      only frames A to B (0-based, of that process)\n"
+		"  --name NAME        the profile's name (default: from OUT)\n"
+		"  --step-cost DUR    framebench's own CPU per step, taken off\n"
+		"                     each work (default: measured on the trace;\n"
+		"                     0 maps CPU to work as it is)\n"
+		"Exit status: 0 written, 1 not written (I/O), 2 bad usage or a\n"
+		"trace that gives no profile (the message says what is missing).\n");
+}
+
+static void parse_frames(const char *arg, struct pr_opts *o)
+{
+	const char *dots = arg ? strstr(arg, "..") : NULL;
+	char a[32];
+	uint64_t x, y;
+
+	if (!dots || (size_t)(dots - arg) >= sizeof(a))
+		gs_die(EXIT_USAGE, "option --frames: expected A..B (frame "
+		       "indices), got '%s'", arg ? arg : "");
+	memcpy(a, arg, (size_t)(dots - arg));
+	a[dots - arg] = '\0';
+	if (gs_parse_u64(a, 0, UINT32_MAX, &x) ||
+	    gs_parse_u64(dots + 2, 0, UINT32_MAX, &y) || y < x)
+		gs_die(EXIT_USAGE, "option --frames: expected A..B with A <= B "
+		       "(frame indices), got '%s'", arg);
+	o->window = true;
+	o->first = (size_t)x;
+	o->last = (size_t)y;
+}
+
+/* The profile's name from OUT: its file name without .profile. */
+static void name_from(const char *path, char *name, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	char tmp[PR_NAME], *dot;
+
+	gs_strlcpy(tmp, base ? base + 1 : path, sizeof(tmp));
+	dot = strstr(tmp, ".profile");
+	if (dot)
+		*dot = '\0';
+	pf_name(tmp, name, len);
+}
+
+int ft_cmd_profile(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "step-cost", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pr_opts po = { .step_ns = -1 };
+	const char *outp = NULL, *name_arg = NULL;
+	char err[1024], name[PR_NAME];
+	struct ft_trace t;
+	struct ft_model m;
+	struct pr_analysis a;
+	char *text = NULL;
+	size_t len = 0;
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outp = optarg; break;
+		case 'p': po.pid = (uint32_t)gs_opt_u64("--pid", optarg, 1, UINT32_MAX); break;
+		case 'f': parse_frames(optarg, &po); break;
+		case 'n': name_arg = optarg; break;
+		case 's':
+			po.step_ns = (int64_t)gs_opt_duration_ns("--step-cost", optarg,
+								 1000, 0, 1000000);
+			break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: gs_die_bad_option(c, argv);
+		}
+	}
+	if (optind < argc - 1)
+		gs_die_extra_argument(argv[optind + 1]);
+	if (optind != argc - 1 || !outp) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (name_arg) {
+		pf_name(name_arg, name, sizeof(name));
+		if (strcmp(name, name_arg))
+			gs_die(EXIT_USAGE, "option --name: expected 1-31 letters, "
+			       "digits, '_', '-' or '.', got '%s'", name_arg);
+	} else {
+		name_from(outp, name, sizeof(name));
+	}
+	rc = ft_load(argv[optind], &t, err, sizeof(err));
+	if (rc < 0)
+		gs_die(EXIT_USAGE, "%s", err);
+	if (rc > 0)
+		gs_warn("warning: %s", t.warning);
+	if (ft_model_build(&m, &t))
+		gs_die(EXIT_RUNTIME, "out of memory building the timeline");
+	rc = pr_analyze(&a, &m, &po, err, sizeof(err));
+	if (rc == -2)
+		gs_die(EXIT_RUNTIME, "out of memory analysing %s", argv[optind]);
+	if (rc)
+		gs_die(EXIT_USAGE, "%s: %s; no profile written", argv[optind], err);
+	rc = pr_profile_text(&a, argv[optind], name, &text, &len, err, sizeof(err));
+	if (rc == -2)
+		gs_die(EXIT_RUNTIME, "out of memory");
+	if (rc)
+		gs_die(EXIT_RUNTIME, "the derived profile fails framebench's check "
+		       "(%s); no profile written", err);
+	if (pr_write_atomic(outp, text, len, err, sizeof(err)))
+		gs_die(EXIT_RUNTIME, "%s", err);
+	fprintf(stderr, "frametrace profile: %zu frames of %s (%u), p50 %.2f ms, "
+		"%s -> %s: %u stages", a.nf, ft_task_comm(&t, a.pid), a.pid,
+		a.ft.p50 / 1e6, a.fps ? "vsync-capped" : "uncapped", outp,
+		a.nstages);
+	for (unsigned k = 0; k < a.nstages; k++)
+		fprintf(stderr, "%s%s", k ? ", " : " (", a.stage[k].name);
+	fprintf(stderr, "), %u pool threads, %u services, %d periodic tasks, %u locks\n",
+		pool_used(&a) ? a.npool : 0, a.nsvc,
+		a.per[0].on + a.per[1].on + a.per[2].on, a.nlocks);
+	free(text);
+	pr_free(&a);
+	ft_model_free(&m);
+	ft_trace_free(&t);
+	return EXIT_OK;
+}
