@@ -31,8 +31,9 @@ static FILE *open_out(const char *path)
 {
 	FILE *f = fopen(path, "w");
 
+	/* an output that cannot be written is an I/O error (exit 1) */
 	if (!f)
-		gs_die(EXIT_USAGE, "%s: %s", path, strerror(errno));
+		gs_die(EXIT_RUNTIME, "%s: %s", path, strerror(errno));
 	return f;
 }
 

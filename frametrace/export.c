@@ -189,6 +189,7 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 			char a[40], b[40];
 
 			if (e->type == FT_EV_SWITCH) {
+				bool recon = e->flags & FT_F_RECONSTRUCTED;
 				char st[4];
 				uint32_t s = e->arg2 & 0xffff;
 
@@ -203,12 +204,14 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 				if (e->cpu < ncpu)
 					cur[e->cpu] = e->arg;
 				line_head(f, t, e->tid, e->cpu, "d..2", e->ts);
+				/* priority 0 is a real one (an RT task at 99); a
+				 * reconstructed switch knows none: 120 */
 				fprintf(f, "sched_switch: prev_comm=%s prev_pid=%u "
 					"prev_prio=%u prev_state=%s ==> next_comm=%s "
 					"next_pid=%u next_prio=%u\n",
-					a, e->tid, (e->arg2 >> 16) & 0xff ? (e->arg2 >> 16) & 0xff : 120,
+					a, e->tid, recon ? 120 : (e->arg2 >> 16) & 0xff,
 					st, b, e->arg,
-					(e->arg2 >> 24) & 0xff ? (e->arg2 >> 24) & 0xff : 120);
+					recon ? 120 : (e->arg2 >> 24) & 0xff);
 			} else if (e->type == FT_EV_MARK) {
 				line_head(f, t, line_task(e, e->tid, cur, ncpu),
 					  e->cpu, "....", e->ts);
@@ -223,7 +226,7 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 					  (e->flags & FT_F_IRQ) ? "d.h." : "d..2", e->ts);
 				fprintf(f, "sched_waking: comm=%s pid=%u prio=%u "
 					"target_cpu=%03u\n",
-					a, e->tid, prio ? prio : 120, e->arg2 & 0xffff);
+					a, e->tid, prio, e->arg2 & 0xffff);
 			}
 		} else {
 			const struct ft_frame *fr = &t->frames[it[k].idx];
@@ -400,8 +403,12 @@ int ft_cmd_export(int argc, char **argv)
 	if (rc > 0)
 		gs_warn("warning: %s", t.warning);
 	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f)
-		gs_die(EXIT_USAGE, "%s: %s", out, strerror(errno));
+	if (!f) {
+		/* an output that cannot be written is an I/O error, as for
+		 * import; bad input is exit 2 */
+		ft_trace_free(&t);
+		gs_die(EXIT_RUNTIME, "%s: %s", out, strerror(errno));
+	}
 	rc = json ? ft_export_json(f, &t, max_flows) : ft_export_ftrace(f, &t);
 	if (f != stdout && fclose(f))
 		rc = -1;

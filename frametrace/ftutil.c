@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ftutil.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void ft_map_init(struct ft_map *m)
@@ -104,4 +105,74 @@ int ft_grow(void **p, size_t *cap, size_t need, size_t elem)
 	*p = np;
 	*cap = nc;
 	return 0;
+}
+
+/* Length of the valid UTF-8 sequence at p (2-4), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n;
+	uint32_t c;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	c = n == 2 ? 0 : n == 3 ? (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6
+			      : (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+char *ft_printable(const char *in, char *out, size_t outlen)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t o = 0;
+
+	if (!outlen)
+		return out;
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+
+		if (n) {
+			if (o + n >= outlen)
+				break;
+			memcpy(out + o, p, n);
+			o += n;
+			p += n;
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			if (o + 1 >= outlen)
+				break;
+			out[o++] = (char)*p++;
+		} else {
+			if (o + 4 >= outlen)
+				break;
+			snprintf(out + o, 5, "\\x%02x", *p++);
+			o += 4;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+void ft_printable_inplace(char *s, size_t len)
+{
+	char *tmp = malloc(len ? len : 1);
+
+	if (!tmp || !len) {
+		free(tmp);
+		return;
+	}
+	ft_printable(s, tmp, len);
+	memcpy(s, tmp, strlen(tmp) + 1);
+	free(tmp);
 }

@@ -32,6 +32,14 @@ int ft_grow(void **p, size_t *cap, size_t need, size_t elem);
 #define FT_VEC_RESERVE(p, n, cap) \
 	ft_grow((void **)&(p), &(cap), (n) + 1, sizeof(*(p)))
 
+/* in as text for a message: printable ASCII and valid UTF-8 kept, any
+ * other byte (a control character, a stray byte of binary input) written
+ * as \xNN, at most outlen - 1 bytes; returns out. Messages quote input
+ * through it, so they never carry raw binary bytes. */
+char *ft_printable(const char *in, char *out, size_t outlen);
+/* The same in place (s holds at most len bytes, terminator included). */
+void ft_printable_inplace(char *s, size_t len);
+
 static inline uint64_t ft_hash64(uint64_t x)
 {
 	x ^= x >> 33;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "finish.h"
+#include "ftutil.h"
 #include "importer.h"
 #include "tracefile.h"
 #include "util.h"
@@ -40,6 +41,8 @@ void ft_import_bad(struct ft_import *im, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(im->first_bad + n, sizeof(im->first_bad) - (size_t)n, fmt, ap);
 	va_end(ap);
+	/* it quotes the input, which may be binary */
+	ft_printable_inplace(im->first_bad, sizeof(im->first_bad));
 }
 
 enum ft_fmt ft_detect(const char *buf, size_t len)
@@ -114,7 +117,12 @@ static bool nothing_usable(const struct ft_import *im, char *err,
 		return true;
 	}
 	if (im->fmt == FT_FMT_MANGOHUD && !im->t->nframes) {
-		snprintf(err, errlen, "%s: no frames", im->name);
+		if (im->first_bad[0])
+			snprintf(err, errlen, "%s: no usable frame (%" PRIu64
+				 " rows skipped; first: %s)", im->name,
+				 im->bad_lines, im->first_bad);
+		else
+			snprintf(err, errlen, "%s: no frames", im->name);
 		return true;
 	}
 	return false;
@@ -191,6 +199,8 @@ int ft_import_mem_opts(const char *buf, size_t len, const char *name,
 		return -1;
 	}
 	if (rc || nothing_usable(&im, err, errlen)) {
+		/* lib/mangohud.h's messages quote fields as they are */
+		ft_printable_inplace(err, errlen);
 		ft_trace_free(t);
 		return -1;
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftutil.h"
 #include "marker.h"
 #include "present.h"
 
@@ -165,8 +166,8 @@ static void unknown_event(struct ft_import *im, const char *ev)
 		}
 	if (im->nunknown < 5) {
 		/* a longer name is cut (the precision tells the compiler so) */
-		snprintf(im->unknown[im->nunknown], sizeof(im->unknown[0]),
-			 "%.*s", (int)sizeof(im->unknown[0]) - 1, ev);
+		ft_printable(ev, im->unknown[im->nunknown],
+			     sizeof(im->unknown[0]));
 		im->unknown_first_line[im->nunknown] = im->line;
 		im->unknown_count[im->nunknown++] = 1;
 	}

@@ -37,6 +37,7 @@ struct ft_import {
 	int npresent;
 	uint64_t presents;
 	uint64_t irq_known;	/* event lines with an irq-context column */
+	uint64_t mh_unusable;	/* MangoHud rows whose frame time is no frame */
 };
 
 /* Counts a line that cannot be used; the first one is quoted with its

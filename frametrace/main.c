@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ftutil.h"
 #include "tracefile.h"
 #include "util.h"
 #include "version.h"
@@ -55,8 +56,12 @@ int ft_cmd_info(int argc, char **argv)
 	printf("span: %.6f s .. %.6f s (%.3f s), %u CPUs\n",
 	       (double)t.start_ns / 1e9, (double)t.end_ns / 1e9,
 	       (double)(t.end_ns - t.start_ns) / 1e9, t.ncpus);
-	for (size_t i = 0; i < t.nmeta; i++)
-		printf("meta %s=%s\n", t.meta[i].key, t.meta[i].val);
+	for (size_t i = 0; i < t.nmeta; i++) {
+		char k[256], v[1200];
+
+		printf("meta %s=%s\n", ft_printable(t.meta[i].key, k, sizeof(k)),
+		       ft_printable(t.meta[i].val, v, sizeof(v)));
+	}
 	printf("events: %zu\n", t.nev);
 	for (unsigned i = 1; i < FT_EV_NTYPES; i++)
 		if (counts[i])
@@ -64,6 +69,8 @@ int ft_cmd_info(int argc, char **argv)
 	printf("tasks: %zu\nframes: %zu\nstrings: %zu\n", t.ntasks, t.nframes,
 	       t.nstr);
 	printf("lost_events: %" PRIu64 "\n", t.lost_events);
+	printf("corrupted_events: %" PRIu64 " (%" PRIu64 " bytes unreadable)\n",
+	       t.corrupt_events, t.corrupt_bytes);
 	printf("reconstructed_switches: %" PRIu64 " (idle->task), %" PRIu64
 	       " (other)\n",
 	       t.reconstructed, t.inconsistent);

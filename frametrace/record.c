@@ -299,7 +299,8 @@ static void start(struct recorder *r)
 		ft_bpf_close(&r->b);
 		if (r->child.pid > 0)
 			ft_child_abandon(&r->child);
-		gs_die(EXIT_USAGE, "record: %s", err);
+		/* an output that cannot be written: an I/O error */
+		gs_die(EXIT_RUNTIME, "record: %s", err);
 	}
 	ft_feedset_init(&r->feeds, r->o.feed_dir, (int)r->o.feed_pid);
 }

@@ -67,7 +67,9 @@ static void jw_explain(struct gs_jw *w, const char *key,
 	for (int i = 0; i < x->nlinks; i++)
 		jw_link(w, r, &x->link[i]);
 	gs_jw_arr_end(w);
-	if (x->origin >= 0) {
+	if (x->origin < 0) {
+		gs_jw_null(w, "origin");
+	} else {
 		gs_jw_obj(w, "origin");
 		gs_jw_int(w, "link", x->origin);
 		gs_jw_uint(w, "tid", x->link[x->origin].tid);
@@ -94,6 +96,8 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 	gs_jw_uint(&w, "ncpus", r->m.ncpus);
 	gs_jw_uint(&w, "events", t->nev);
 	gs_jw_uint(&w, "lost_events", t->lost_events);
+	gs_jw_uint(&w, "corrupted_events", t->corrupt_events);
+	gs_jw_uint(&w, "corrupted_bytes", t->corrupt_bytes);
 	{
 		struct ft_steal_sum st;
 
@@ -111,6 +115,8 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 			}
 			gs_jw_arr_end(&w);
 			gs_jw_obj_end(&w);
+		} else {
+			gs_jw_null(&w, "host_steal");
 		}
 	}
 	gs_jw_uint(&w, "reconstructed_switches", t->reconstructed);
@@ -121,6 +127,8 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 	gs_jw_bool(&w, "partial", t->partial);
 	if (t->partial)
 		gs_jw_str(&w, "warning", t->warning);
+	else
+		gs_jw_null(&w, "warning");
 	gs_jw_str(&w, "runtime_source", r->m.runtime_source);
 	gs_jw_arr(&w, "tasks");
 	for (size_t k = 0; k < r->norder; k++) {
@@ -207,10 +215,17 @@ void ft_report_json(FILE *f, const struct ft_report *r)
 		gs_jw_obj_end(&w);
 		if (r->has_median)
 			jw_explain(&w, "median_frame", r, &r->median);
+		else
+			gs_jw_null(&w, "median_frame");
 		gs_jw_arr(&w, "slow_frames");
 		for (size_t k = 0; k < r->nex; k++)
 			jw_explain(&w, NULL, r, &r->ex[k]);
 		gs_jw_arr_end(&w);
+	} else {
+		/* every documented key, null without frames */
+		gs_jw_null(&w, "frames");
+		gs_jw_null(&w, "median_frame");
+		gs_jw_null(&w, "slow_frames");
 	}
 	gs_jw_obj_end(&w);
 	gs_jw_done(&w);

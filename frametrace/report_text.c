@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "ftutil.h"
 #include "steal.h"
 
 static double pct_ms(const struct gs_hist *h, double p)
@@ -49,18 +50,32 @@ static void print_steal(FILE *f, const struct ft_trace *t)
 static void print_header(FILE *f, const struct ft_report *r)
 {
 	const struct ft_trace *t = r->t;
+	/* what the file says about itself, as text (a damaged or made-up
+	 * file may say anything) */
+	char sb[64], fb[64], kb[128], xb[64], gb[300];
 	const char *src = ft_meta_get(t, "source");
 	const char *fmt = ft_meta_get(t, "format");
 	const char *kern = ft_meta_get(t, "kernel");
+	const char *fx = ft_meta_get(t, "futex");
+	const char *trig = ft_meta_get(t, "trigger");
+
+	src = src ? ft_printable(src, sb, sizeof(sb)) : NULL;
+	fmt = fmt ? ft_printable(fmt, fb, sizeof(fb)) : NULL;
+	kern = kern ? ft_printable(kern, kb, sizeof(kb)) : NULL;
+	fx = fx ? ft_printable(fx, xb, sizeof(xb)) : "?";
+	trig = trig ? ft_printable(trig, gb, sizeof(gb)) : NULL;
 
 	fprintf(f, "frametrace report: %s\n", r->o.name ? r->o.name : "");
 	fprintf(f, "source: %s%s%s%s%s, span %.3f s, %u CPUs, %zu events, "
-		"%" PRIu64 " lost\n",
+		"%" PRIu64 " lost",
 		src ? src : "?", fmt ? " (" : "", fmt ? fmt : "", fmt ? ")" : "",
 		kern ? "" : "", ft_report_span_s(r), r->m.ncpus, t->nev, t->lost_events);
+	if (t->corrupt_events || t->corrupt_bytes)
+		fprintf(f, ", %" PRIu64 " lost to damage in the file (%" PRIu64
+			" bytes unreadable)", t->corrupt_events, t->corrupt_bytes);
+	fputc('\n', f);
 	if (kern)
-		fprintf(f, "kernel: %s, futex events: %s\n", kern,
-			ft_meta_get(t, "futex") ? ft_meta_get(t, "futex") : "?");
+		fprintf(f, "kernel: %s, futex events: %s\n", kern, fx);
 	fprintf(f, "runtime from: %s; switch-ins reconstructed: %" PRIu64
 		" idle->task (missing sched_switch records), %" PRIu64
 		" other\n",
@@ -80,7 +95,7 @@ static void print_header(FILE *f, const struct ft_report *r)
 	if (t->partial)
 		fprintf(f, "warning: partial data: %s\n", t->warning);
 	if (ft_meta_get(t, "trigger"))
-		fprintf(f, "capture: %s\n", ft_meta_get(t, "trigger"));
+		fprintf(f, "capture: %s\n", trig);
 }
 
 static void print_frames(FILE *f, const struct ft_report *r)

@@ -71,6 +71,8 @@ struct ft_trace {
 	uint64_t reconstructed;	/* idle->task switch-ins inserted */
 	uint64_t inconsistent;	/* other missing switches inserted */
 	uint64_t skipped;	/* records skipped: unknown type, bad fields */
+	uint64_t corrupt_events; /* events in chunks the reader had to skip */
+	uint64_t corrupt_bytes;	/* bytes of the file that could not be read */
 	uint64_t contradictions; /* events by a task not switched in on their
 				  * CPU even after the repair (finish.h) */
 	bool finished;		/* ft_trace_finish ran */

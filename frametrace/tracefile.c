@@ -70,11 +70,10 @@ static int write_chunk(FILE *f, uint32_t type, uint32_t count,
 	return 0;
 }
 
-static int write_header(FILE *f, uint32_t ncpus, uint64_t start,
-			uint64_t end)
+static void header_bytes(uint8_t *h, uint32_t ncpus, uint64_t start,
+			 uint64_t end)
 {
-	uint8_t h[FT_HEADER_SIZE] = { 0 };
-
+	memset(h, 0, FT_HEADER_SIZE);
 	memcpy(h, FT_MAGIC, 8);
 	put32(h + 8, FT_VERSION);
 	put32(h + 12, FT_HEADER_SIZE);
@@ -82,10 +81,23 @@ static int write_header(FILE *f, uint32_t ncpus, uint64_t start,
 	put32(h + 20, ncpus);
 	put64(h + 24, start);
 	put64(h + 32, end);
+	put64(h + 40, FT_HDR_CRC);
+	put32(h + 48, ft_crc32(h, 48));
+}
+
+static int write_header(FILE *f, uint32_t ncpus, uint64_t start,
+			uint64_t end)
+{
+	uint8_t h[FT_HEADER_SIZE];
+
+	header_bytes(h, ncpus, start, end);
 	return fwrite(h, sizeof(h), 1, f) == 1 ? 0 : -1;
 }
 
-static int write_meta(FILE *f, const struct ft_trace *t, uint64_t *bytes)
+/* META, with the header's fields repeated under a checksum of their own
+ * (a damaged header field can then be named). */
+static int write_meta(FILE *f, const struct ft_trace *t, uint32_t ncpus,
+		      uint64_t start, uint64_t end, uint64_t *bytes)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -98,63 +110,71 @@ static int write_meta(FILE *f, const struct ft_trace *t, uint64_t *bytes)
 		if (strcmp(t->meta[i].key, "lost_events"))
 			fprintf(m, "%s=%s\n", t->meta[i].key, t->meta[i].val);
 	fprintf(m, "lost_events=%" PRIu64 "\n", t->lost_events);
+	fprintf(m, "hdr_ncpus=%u\nhdr_start_ns=%" PRIu64 "\nhdr_end_ns=%" PRIu64
+		"\n", ncpus, start, end);
 	fclose(m);
-	rc = write_chunk(f, FT_CHUNK_META, (uint32_t)t->nmeta, buf, len,
+	rc = write_chunk(f, FT_CHUNK_META, (uint32_t)t->nmeta + 4, buf, len,
 			 bytes);
 	free(buf);
 	return rc;
 }
 
+/* Strings in chunks of at most FT_CHUNK_RECORDS strings or 64 KiB. */
 static int write_strings(FILE *f, char *const *s, size_t n, uint64_t *bytes)
 {
-	size_t len = 0, off = 0;
-	char *buf;
-	int rc;
+	size_t i = 0;
 
-	if (!n)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		len += strlen(s[i]) + 1;
-	buf = malloc(len);
-	if (!buf)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(s[i]) + 1;
+	while (i < n) {
+		size_t len = 0, k = i, off = 0;
+		char *buf;
+		int rc;
 
-		memcpy(buf + off, s[i], l);
-		off += l;
+		while (k < n && k - i < FT_CHUNK_RECORDS &&
+		       (k == i || len + strlen(s[k]) + 1 <= (64u << 10)))
+			len += strlen(s[k++]) + 1;
+		buf = malloc(len ? len : 1);
+		if (!buf)
+			return -1;
+		for (size_t j = i; j < k; j++) {
+			size_t l = strlen(s[j]) + 1;
+
+			memcpy(buf + off, s[j], l);
+			off += l;
+		}
+		rc = write_chunk(f, FT_CHUNK_STRINGS, (uint32_t)(k - i), buf, len,
+				 bytes);
+		free(buf);
+		if (rc)
+			return -1;
+		i = k;
 	}
-	rc = write_chunk(f, FT_CHUNK_STRINGS, (uint32_t)n, buf, len, bytes);
-	free(buf);
-	return rc;
+	return 0;
 }
 
-#define EVENTS_PER_CHUNK (1u << 20)
-
-static int write_events(FILE *f, const struct ft_ev *ev, size_t n,
-			uint64_t *bytes)
+/* Fixed-size records in chunks of at most FT_CHUNK_RECORDS. */
+static int write_records(FILE *f, uint32_t type, const void *recs, size_t n,
+			 size_t size, uint64_t *bytes)
 {
-	for (size_t i = 0; i < n; i += EVENTS_PER_CHUNK) {
-		size_t k = n - i < EVENTS_PER_CHUNK ? n - i : EVENTS_PER_CHUNK;
+	const uint8_t *p = recs;
 
-		if (write_chunk(f, FT_CHUNK_EVENTS, (uint32_t)k, ev + i,
-				k * sizeof(*ev), bytes))
+	for (size_t i = 0; i < n; i += FT_CHUNK_RECORDS) {
+		size_t k = n - i < FT_CHUNK_RECORDS ? n - i : FT_CHUNK_RECORDS;
+
+		if (write_chunk(f, type, (uint32_t)k, p + i * size, k * size,
+				bytes))
 			return -1;
 	}
 	return 0;
 }
 
-static int write_tail(FILE *f, const struct ft_trace *t, uint64_t *bytes)
+static int write_tail(FILE *f, const struct ft_trace *t, uint32_t ncpus,
+		      uint64_t start, uint64_t end, uint64_t *bytes)
 {
-	if (write_meta(f, t, bytes))
-		return -1;
-	if (t->ntasks && write_chunk(f, FT_CHUNK_TASKS, (uint32_t)t->ntasks,
-				     t->tasks, t->ntasks * sizeof(*t->tasks),
-				     bytes))
-		return -1;
-	if (t->nframes &&
-	    write_chunk(f, FT_CHUNK_FRAMES, (uint32_t)t->nframes, t->frames,
-			t->nframes * sizeof(*t->frames), bytes))
+	if (write_meta(f, t, ncpus, start, end, bytes) ||
+	    write_records(f, FT_CHUNK_TASKS, t->tasks, t->ntasks,
+			  sizeof(*t->tasks), bytes) ||
+	    write_records(f, FT_CHUNK_FRAMES, t->frames, t->nframes,
+			  sizeof(*t->frames), bytes))
 		return -1;
 	return write_chunk(f, FT_CHUNK_END, 0, NULL, 0, bytes);
 }
@@ -171,7 +191,9 @@ int ft_trace_write(const struct ft_trace *t, const char *path, char *err,
 	}
 	if (write_header(f, t->ncpus, t->start_ns, t->end_ns) ||
 	    write_strings(f, t->str, t->nstr, &bytes) ||
-	    write_events(f, t->ev, t->nev, &bytes) || write_tail(f, t, &bytes)) {
+	    write_records(f, FT_CHUNK_EVENTS, t->ev, t->nev, sizeof(*t->ev),
+			  &bytes) ||
+	    write_tail(f, t, t->ncpus, t->start_ns, t->end_ns, &bytes)) {
 		snprintf(err, errlen, "%s: write failed: %s", path,
 			 strerror(errno));
 		fclose(f);
@@ -201,6 +223,8 @@ int ft_writer_open(struct ft_writer *w, const char *path, uint32_t ncpus,
 		return -1;
 	}
 	w->bytes = FT_HEADER_SIZE;
+	w->ncpus = ncpus;
+	w->start_ns = start_ns;
 	return 0;
 }
 
@@ -208,7 +232,7 @@ int ft_writer_events(struct ft_writer *w, const struct ft_ev *ev, size_t n)
 {
 	if (!n)
 		return 0;
-	if (write_events(w->f, ev, n, &w->bytes)) {
+	if (write_records(w->f, FT_CHUNK_EVENTS, ev, n, sizeof(*ev), &w->bytes)) {
 		w->error = errno ? errno : EIO;
 		return -1;
 	}
@@ -227,19 +251,21 @@ int ft_writer_strings(struct ft_writer *w, char *const *s, size_t n)
 int ft_writer_close(struct ft_writer *w, const struct ft_trace *t,
 		    uint64_t end_ns, char *err, size_t errlen)
 {
-	uint8_t buf[8];
+	uint8_t h[FT_HEADER_SIZE];
 	int rc = 0;
 
 	if (!w->f)
 		return -1;
-	if (w->error || write_tail(w->f, t, &w->bytes)) {
+	if (w->error ||
+	    write_tail(w->f, t, w->ncpus, w->start_ns, end_ns, &w->bytes)) {
 		snprintf(err, errlen, "%s: write failed: %s", w->path,
 			 strerror(w->error ? w->error : errno));
 		rc = -1;
 	}
-	put64(buf, end_ns);
-	if (!rc && (fseek(w->f, 32, SEEK_SET) ||
-		    fwrite(buf, 8, 1, w->f) != 1)) {
+	/* the header again with its end time (and a CRC that covers it) */
+	header_bytes(h, w->ncpus, w->start_ns, end_ns);
+	if (!rc && (fseek(w->f, 0, SEEK_SET) ||
+		    fwrite(h, sizeof(h), 1, w->f) != 1)) {
 		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
 		rc = -1;
 	}
@@ -319,7 +345,14 @@ static int read_events(struct ft_trace *t, const uint8_t *p, size_t n)
 	return 0;
 }
 
-static void read_meta(struct ft_trace *t, const char *p, size_t len)
+/* The header's fields as META repeats them (hdr_*), when it does. */
+struct hdr_copy {
+	bool have;
+	uint64_t ncpus, start_ns, end_ns;
+};
+
+static void read_meta(struct ft_trace *t, const char *p, size_t len,
+		      struct hdr_copy *hc)
 {
 	char line[1200];
 	size_t i = 0;
@@ -338,22 +371,34 @@ static void read_meta(struct ft_trace *t, const char *p, size_t len)
 		eq = strchr(line, '=');
 		if (eq && eq != line) {
 			*eq = '\0';
-			ft_meta_set(t, line, "%s", eq + 1);
-			if (!strcmp(line, "lost_events"))
-				t->lost_events = strtoull(eq + 1, NULL, 10);
+			if (!strcmp(line, "hdr_ncpus")) {
+				hc->ncpus = strtoull(eq + 1, NULL, 10);
+				hc->have = true;
+			} else if (!strcmp(line, "hdr_start_ns")) {
+				hc->start_ns = strtoull(eq + 1, NULL, 10);
+			} else if (!strcmp(line, "hdr_end_ns")) {
+				hc->end_ns = strtoull(eq + 1, NULL, 10);
+			} else {
+				ft_meta_set(t, line, "%s", eq + 1);
+				if (!strcmp(line, "lost_events"))
+					t->lost_events = strtoull(eq + 1, NULL, 10);
+			}
 		}
 		i = j + 1;
 	}
 }
 
 /* The file header into t; 0, or -1 with "name: offset N: what" in err.
- * *hsize: where the chunks start. */
+ * *hsize: where the chunks start; *crc_bad: its CRC did not match (the
+ * fields are named once META has been read). */
 static int read_header(const uint8_t *b, size_t len, const char *name,
-		       struct ft_trace *t, uint32_t *hsize, char *err,
-		       size_t errlen)
+		       struct ft_trace *t, uint32_t *hsize, bool *crc_bad,
+		       char *err, size_t errlen)
 {
 	uint32_t version, esize;
+	uint64_t flags;
 
+	*crc_bad = false;
 	if (len < FT_HEADER_SIZE) {
 		snprintf(err, errlen,
 			 "%s: offset 0: file too short for a frametrace header "
@@ -372,6 +417,7 @@ static int read_header(const uint8_t *b, size_t len, const char *name,
 	version = get32(b + 8);
 	*hsize = get32(b + 12);
 	esize = get32(b + 16);
+	flags = get64(b + 40);
 	if (version != FT_VERSION) {
 		snprintf(err, errlen,
 			 "%s: offset 8: unsupported trace file version %u "
@@ -380,22 +426,63 @@ static int read_header(const uint8_t *b, size_t len, const char *name,
 		return -1;
 	}
 	if (*hsize < FT_HEADER_SIZE || *hsize > len) {
-		snprintf(err, errlen, "%s: offset 12: bad header size %u", name,
-			 *hsize);
+		snprintf(err, errlen, "%s: offset 12: bad header_size %u "
+			 "(expected %d)", name, *hsize, FT_HEADER_SIZE);
 		return -1;
 	}
 	if (esize != sizeof(struct ft_ev)) {
 		snprintf(err, errlen,
-			 "%s: offset 16: bad event size %u (expected %zu)",
+			 "%s: offset 16: bad event_size %u (expected %zu)",
 			 name, esize, sizeof(struct ft_ev));
 		return -1;
 	}
+	if (flags & ~FT_HDR_CRC) {
+		snprintf(err, errlen,
+			 "%s: offset 40: unknown header flags 0x%" PRIx64
+			 " (a damaged header, or a newer writer)",
+			 name, flags);
+		return -1;
+	}
 	t->ncpus = get32(b + 20);
-	if (t->ncpus > FT_CPU_LIMIT)
-		t->ncpus = 0;
 	t->start_ns = get64(b + 24);
 	t->end_ns = get64(b + 32);
+	if (t->ncpus > FT_CPU_LIMIT) {
+		snprintf(err, errlen, "%s: offset 20: ncpus %u out of range "
+			 "(at most %d)", name, t->ncpus, FT_CPU_LIMIT);
+		return -1;
+	}
+	if (t->end_ns && t->end_ns < t->start_ns) {
+		snprintf(err, errlen, "%s: offset 32: end_ns %" PRIu64
+			 " before start_ns %" PRIu64, name, t->end_ns,
+			 t->start_ns);
+		return -1;
+	}
+	if ((flags & FT_HDR_CRC) && ft_crc32(b, 48) != get32(b + 48))
+		*crc_bad = true;
 	return 0;
+}
+
+/* A header whose CRC failed: the field that differs from META's copy, or
+ * the checksum itself. Always -1. */
+static int header_damaged(const char *name, const struct ft_trace *t,
+			  const struct hdr_copy *hc, char *err, size_t errlen)
+{
+	if (hc->have && hc->ncpus != t->ncpus)
+		snprintf(err, errlen, "%s: offset 20: header field ncpus is "
+			 "damaged (%u; the META chunk says %" PRIu64 ")",
+			 name, t->ncpus, hc->ncpus);
+	else if (hc->have && hc->start_ns != t->start_ns)
+		snprintf(err, errlen, "%s: offset 24: header field start_ns is "
+			 "damaged (%" PRIu64 "; the META chunk says %" PRIu64 ")",
+			 name, t->start_ns, hc->start_ns);
+	else if (hc->have && hc->end_ns != t->end_ns && t->end_ns)
+		snprintf(err, errlen, "%s: offset 32: header field end_ns is "
+			 "damaged (%" PRIu64 "; the META chunk says %" PRIu64 ")",
+			 name, t->end_ns, hc->end_ns);
+	else
+		snprintf(err, errlen, "%s: offset 48: header_crc does not match "
+			 "the header (bytes 0-47 damaged)", name);
+	return -1;
 }
 
 static int read_tasks(struct ft_trace *t, const uint8_t *p, uint32_t count)
@@ -460,6 +547,8 @@ static bool records_fit(struct ft_trace *t, const char *name, size_t off,
 	warn_once(t, "%s: offset %zu: %s chunk length %" PRIu64
 		  " does not match %u %s", name, off, chunk_name(type), clen,
 		  count, records);
+	if (size == sizeof(struct ft_ev))
+		t->corrupt_events += clen / size;
 	return false;
 }
 
@@ -467,13 +556,13 @@ static bool records_fit(struct ft_trace *t, const char *name, size_t off,
  * warnings; -1 only when memory runs out. */
 static int read_chunk(struct ft_trace *t, const char *name, size_t off,
 		      uint32_t type, uint32_t count, const uint8_t *p,
-		      uint64_t clen, bool *end_seen)
+		      uint64_t clen, bool *end_seen, struct hdr_copy *hc)
 {
 	uint32_t got;
 
 	switch (type) {
 	case FT_CHUNK_META:
-		read_meta(t, (const char *)p, (size_t)clen);
+		read_meta(t, (const char *)p, (size_t)clen, hc);
 		return 0;
 	case FT_CHUNK_EVENTS:
 		return records_fit(t, name, off, type, clen, count,
@@ -504,16 +593,53 @@ static int read_chunk(struct ft_trace *t, const char *name, size_t off,
 	}
 }
 
+/* A chunk whose checksum failed: its records are lost. A STRINGS chunk
+ * keeps its place with empty strings, so that the strings after it keep
+ * their numbers (events index the strings of all chunks in file order);
+ * its count is believed when the length could hold that many. */
+static int lost_chunk(struct ft_trace *t, uint32_t type, uint32_t count,
+		      uint64_t clen)
+{
+	if (type == FT_CHUNK_EVENTS)
+		t->corrupt_events += clen == (uint64_t)count * sizeof(struct ft_ev)
+					     ? count
+					     : clen / sizeof(struct ft_ev);
+	if (type == FT_CHUNK_STRINGS && count <= clen)
+		for (uint32_t i = 0; i < count; i++)
+			if (ft_str_add(t, "") < 0)
+				return -1;
+	return 0;
+}
+
+/* After a chunk header whose length runs past the end (a damaged length,
+ * or a file cut short): the next offset, 8-aligned, where a whole chunk
+ * of a known type with a matching checksum starts; len when none. */
+static size_t resync(const uint8_t *b, size_t len, size_t off)
+{
+	for (size_t o = off + 8; o + FT_CHUNK_HDR <= len; o += 8) {
+		uint32_t type = get32(b + o);
+		uint64_t clen = get64(b + o + 8);
+
+		if (type < FT_CHUNK_META || type > FT_CHUNK_END ||
+		    clen > len - o - FT_CHUNK_HDR)
+			continue;
+		if (ft_crc32(b + o + FT_CHUNK_HDR, (size_t)clen) == get32(b + o + 16))
+			return o;
+	}
+	return len;
+}
+
 int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 		      struct ft_trace *t, char *err, size_t errlen)
 {
 	const uint8_t *b = buf;
+	struct hdr_copy hc = { 0 };
 	uint32_t hsize;
 	size_t off;
-	bool end_seen = false;
+	bool end_seen = false, crc_bad;
 
 	ft_trace_init(t);
-	if (read_header(b, len, name, t, &hsize, err, errlen))
+	if (read_header(b, len, name, t, &hsize, &crc_bad, err, errlen))
 		return -1;
 	for (off = hsize; off < len;) {
 		uint32_t type, count, crc;
@@ -534,7 +660,24 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 		p = b + off + FT_CHUNK_HDR;
 		if (clen > len - off - FT_CHUNK_HDR) {
 			size_t avail = len - off - FT_CHUNK_HDR;
+			size_t next = resync(b, len, off);
 
+			if (next < len) {
+				/* a damaged length: what lies between is lost */
+				warn_once(t,
+					  "%s: offset %zu: %s chunk of %" PRIu64
+					  " bytes runs past the end of the file; "
+					  "%zu bytes skipped to the next whole "
+					  "chunk",
+					  name, off, chunk_name(type), clen,
+					  next - off);
+				t->corrupt_bytes += next - off;
+				if (type == FT_CHUNK_EVENTS)
+					t->corrupt_events += (next - off - FT_CHUNK_HDR) /
+							     sizeof(struct ft_ev);
+				off = next;
+				continue;
+			}
 			warn_once(t,
 				  "%s: offset %zu: %s chunk of %" PRIu64
 				  " bytes runs past the end of the file (%zu "
@@ -547,24 +690,42 @@ int ft_trace_read_mem(const void *buf, size_t len, const char *name,
 			break;
 		}
 		padded = (clen + 7) & ~7ULL;
-		if (ft_crc32(p, (size_t)clen) != crc)
+		if (ft_crc32(p, (size_t)clen) != crc) {
 			warn_once(t,
 				  "%s: offset %zu: %s chunk checksum mismatch: "
 				  "corrupted, %u records skipped",
 				  name, off, chunk_name(type), count);
-		else if (read_chunk(t, name, off, type, count, p, clen,
-				    &end_seen))
+			t->corrupt_bytes += FT_CHUNK_HDR + clen;
+			if (lost_chunk(t, type, count, clen))
+				goto nomem;
+		} else if (read_chunk(t, name, off, type, count, p, clen,
+				      &end_seen, &hc)) {
 			goto nomem;
+		}
 		/* a last chunk may lack its padding */
 		off += FT_CHUNK_HDR + (size_t)(padded <= len - off - FT_CHUNK_HDR
 						       ? padded
 						       : clen);
+	}
+	if (crc_bad) {
+		header_damaged(name, t, &hc, err, errlen);
+		ft_trace_free(t);
+		return -1;
 	}
 	if (!end_seen)
 		warn_once(t,
 			  "%s: no END chunk: the recorder did not finish (file "
 			  "cut short?); using what was written",
 			  name);
+	if (!t->nev && !t->nframes) {
+		snprintf(err, errlen, "%s: nothing usable: no event and no frame "
+			 "could be read%s%s", name, t->warning[0] ? " (" : "",
+			 t->warning[0] ? t->warning : "");
+		if (t->warning[0] && strlen(err) + 2 < errlen)
+			strcat(err, ")");
+		ft_trace_free(t);
+		return -1;
+	}
 	for (size_t i = 0; i < t->nev; i++)
 		if ((t->ev[i].type == FT_EV_MARK ||
 		     t->ev[i].type == FT_EV_PRESENT) && t->ev[i].arg2 >= t->nstr)

@@ -12,8 +12,10 @@
  *    20  u32    ncpus         CPUs of the traced machine (0 = unknown)
  *    24  u64    start_ns      CLOCK_MONOTONIC of the first event / start
  *    32  u64    end_ns        end of the recording
- *    40  u64    flags         0
- *    48  u64    reserved[2]
+ *    40  u64    flags         FT_HDR_CRC: the CRC below is set
+ *    48  u32    header_crc    CRC-32 of bytes 0..47 (with FT_HDR_CRC)
+ *    52  u32    reserved
+ *    56  u64    reserved
  *
  *   then chunks until the end of the file, each
  *     0  u32    type          FT_CHUNK_*
@@ -36,6 +38,16 @@
  *   A recorder writes STRINGS and EVENTS chunks as it goes, so a file cut
  *   short (killed recorder, full disk) still reads up to its last whole
  *   chunk; the reader says so.
+ *
+ *   Damage costs one chunk: no chunk holds more than FT_CHUNK_RECORDS
+ *   records (32 KiB of events; 24 bytes of chunk header each); a chunk
+ *   whose checksum fails is skipped and its records counted as lost (a
+ *   STRINGS chunk keeps its place, so later strings keep their numbers);
+ *   past a chunk header whose length runs beyond the end, the reader
+ *   looks for the next whole chunk. The header
+ *   is checked against its CRC, and META repeats its ncpus, start_ns and
+ *   end_ns (hdr_ncpus, ...) so that a bad field can be named. A header
+ *   that fails, or a file with no event and no frame left, is an error.
  */
 #ifndef FT_TRACEFILE_H
 #define FT_TRACEFILE_H
@@ -50,6 +62,8 @@
 #define FT_VERSION 1
 #define FT_HEADER_SIZE 64
 #define FT_CHUNK_HDR 24
+#define FT_HDR_CRC 1ULL		/* header flag: header_crc is set */
+#define FT_CHUNK_RECORDS 1024	/* records (strings) per chunk at most */
 
 enum {
 	FT_CHUNK_META = 1,
@@ -80,6 +94,8 @@ struct ft_writer {
 	FILE *f;
 	char path[4096];
 	uint64_t bytes;
+	uint32_t ncpus;
+	uint64_t start_ns;
 	int error;
 };
 

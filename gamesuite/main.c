@@ -18,6 +18,7 @@
 #include "runner.h"
 #include "suite.h"
 #include "util.h"
+#include "workload.h"
 
 /* What the command line asks for beyond the runner's settings. */
 struct cli {
@@ -121,7 +122,8 @@ static void usage(FILE *f)
 {
 	fputs(
 "usage: gamesuite run SUITE --sched CMD [--sched CMD]... [options]\n"
-"       gamesuite check SUITE      parse a suite file and show its plan\n"
+"       gamesuite check SUITE      parse a suite file, show its plan, and have\n"
+"                                  each workload check its invocation\n"
 "       gamesuite --help | --version\n"
 "\n"
 "Runs each workload of SUITE under every scheduler, interleaved (A B C A B C\n"
@@ -388,10 +390,12 @@ static void unique_labels(struct gsu_results *r)
 			}
 }
 
-static void print_plan(FILE *f, const struct gsu_results *r)
+/* Each workload's own check of its invocation (gsu_workload_check):
+ * "invalid: why" under it in the plan; returns how many failed. */
+static int print_plan(FILE *f, const struct gsu_results *r)
 {
 	const struct gsu_suite *su = r->suite;
-	int avail = 0;
+	int avail = 0, bad = 0;
 
 	fprintf(f, "suite '%s' (%s): repeat %d, warm-up %d, cool-down %.3g s, "
 		"confidence %.3g\n", su->name, su->path, su->repeat,
@@ -401,8 +405,18 @@ static void print_plan(FILE *f, const struct gsu_results *r)
 
 		gsu_describe_workload(su, &su->w[w], desc, sizeof(desc));
 		fprintf(f, "  workload %-20s %s\n", su->w[w].name, desc);
-		if (!su->w[w].available)
+		if (!su->w[w].available) {
 			fprintf(f, "    skipped: %s\n", su->w[w].skip_reason);
+		} else {
+			char why[400];
+
+			if (gsu_workload_check(su, &su->w[w], why, sizeof(why))) {
+				fprintf(f, "    invalid: %s\n", why);
+				gs_warn("%s: workload %s: %s", su->path,
+					su->w[w].name, why);
+				bad++;
+			}
+		}
 		avail += su->w[w].available;
 	}
 	for (int s = 0; s < r->nsched; s++)
@@ -417,6 +431,7 @@ static void print_plan(FILE *f, const struct gsu_results *r)
 			"%d rounds)\n",
 			avail * r->nsched * (su->repeat + su->warmup), avail,
 			r->nsched, su->repeat + su->warmup);
+	return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -495,7 +510,10 @@ int main(int argc, char **argv)
 	gsu_prepare(&r);
 
 	if (cli.check || cli.dry_run) {
-		print_plan(stdout, &r);
+		/* a workload that refuses its invocation would fail every
+		 * run: the check fails (exit 2) */
+		if (print_plan(stdout, &r))
+			rc = EXIT_USAGE;
 	} else {
 		if (!r.nsched)
 			gs_die(EXIT_USAGE, "no --sched given (e.g. --sched eevdf "

@@ -52,6 +52,17 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		   size_t errlen);
 void gsu_exec_free(struct gsu_exec *x);
 
+/*
+ * What `gamesuite check` asks of a workload: that the workload accept its
+ * invocation as a run would build it, without running it. framebench
+ * checks its options and profile (--dump-plan), a game's command its shell
+ * syntax (sh -n), stress-ng its options (--dry-run); the other kinds have
+ * no such mode (0). Returns 0, or -1 with the workload's own complaint in
+ * why.
+ */
+int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
+		       char *why, size_t whylen);
+
 /* Reads the run's result into run->metrics (and curve/frames). Returns 0,
  * or -1 with why (no output, unparseable, sampled MangoHud log, ...). */
 int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,

@@ -121,8 +121,58 @@ expect 2 "$T/tiny.ftr: offset 0: file too short" report "$T/tiny.ftr"
 cp "$T/p.ftr" "$T/flip.ftr"
 printf '\377\377\377\377' | dd of="$T/flip.ftr" bs=1 seek=20000 conv=notrunc 2>/dev/null
 expect 0 "checksum mismatch" report "$T/flip.ftr"
+# a flipped byte in the header's CPU count: the field is named (exit 2)
+cp "$T/p.ftr" "$T/hdr.ftr"
+printf '\375' | dd of="$T/hdr.ftr" bs=1 seek=20 conv=notrunc 2>/dev/null
+expect 2 "$T/hdr.ftr: offset 20: header field ncpus is damaged (253; the META chunk says" info "$T/hdr.ftr"
+# a trace whose only events chunk is damaged (20 events, no frames, no
+# strings: the chunk right after the header): nothing usable is exit 2
+head -20 "$FX" >"$T/small.txt"
+"$FT" import -q -o "$T/dead.ftr" "$T/small.txt" || fail "import of 20 lines"
+printf '\377' | dd of="$T/dead.ftr" bs=1 seek=100 conv=notrunc 2>/dev/null
+expect 2 "$T/dead.ftr: nothing usable" report "$T/dead.ftr"
+# events are written in chunks of at most 1024: one flipped byte costs
+# 1024 events, and the report says so
+n=$("$FT" info "$T/p.ftr" | awk '/^events:/ { print $2 }')
+"$FT" report --json "$T/flip.ftr" 2>/dev/null >"$T/flip.json"
+[ "$($JG "$T/flip.json" corrupted_events)" = 1024 ] ||
+	fail "flipped byte: $($JG "$T/flip.json" corrupted_events) events lost, expected 1024"
+[ "$($JG "$T/flip.json" events)" -ge $((n - 1024)) ] || fail "flipped byte lost more than one chunk"
+"$FT" report "$T/flip.ftr" 2>/dev/null | grep -q "1024 lost to damage in the file" ||
+	fail "the report does not say how many events were lost"
 printf 'GSFTRACE\011\000\000\000' >"$T/v9.ftr"
 head -c 60 /dev/zero >>"$T/v9.ftr"
 expect 2 "unsupported trace file version 9" info "$T/v9.ftr"
+
+# output that cannot be written: an I/O error (exit 1), as for import
+expect 1 "$T/nodir/x.txt: No such file or directory" export --perfetto "$T/nodir/x.txt" "$T/p.ftr"
+expect 1 "$T/nodir/x.ftr" import -o "$T/nodir/x.ftr" "$FX"
+expect 1 "$T/nodir/r.html" report -q --html "$T/nodir/r.html" "$T/p.ftr"
+# priority 0 (an RT task at 99) stays 0 in the export
+"$FT" export --perfetto "$T/prio.txt" "$T/p.ftr" || fail "export"
+grep -q "prev_comm=migration/0 prev_pid=18 prev_prio=0 " "$T/prio.txt" ||
+	fail "export: priority 0 of migration/0 not kept"
+grep -q "comm=migration/0 pid=18 prio=0 " "$T/prio.txt" || fail "export: waking prio 0 not kept"
+# JSON: every documented key, null where there is nothing (no frames)
+"$FT" report --json "$T/p.ftr" >"$T/nf.json" 2>/dev/null || fail "report --json"
+for k in input source start_ns end_ns ncpus events lost_events corrupted_events \
+	corrupted_bytes host_steal reconstructed_switches repaired_switches_other \
+	timeline_contradictions irq_context irq_context_stuck_cpus partial warning \
+	runtime_source tasks latency_critical wake_graph wake_chains frames \
+	median_frame slow_frames; do
+	grep -q "^  \"$k\": " "$T/nf.json" || fail "report --json lacks '$k'"
+done
+grep -q '^  "frames": null' "$T/nf.json" || fail "frames not null without frames"
+# MangoHud rows of 0 ms or over a minute: skipped, counted, first named
+printf 'fps,frametime,cpu_load,elapsed\n60,16.6,1,16600000\n0,0,1,16600000\n60,16.7,1,33300000\n0,0,1,33300000\n' >"$T/z.csv"
+expect 0 "$T/z.csv:3: frame time 0 ms: a row that is no frame (2 lines skipped)" import -o "$T/z.ftr" "$T/z.csv"
+printf 'fps,frametime,cpu_load,elapsed\n0,0,1,0\n0,99999999,1,0\n' >"$T/z2.csv"
+expect 2 "$T/z2.csv: no usable frame (2 rows skipped; first: $T/z2.csv:2: frame time 0 ms" import -o "$T/z2.ftr" "$T/z2.csv"
+# input quoted in messages never carries raw binary bytes
+{ head -20 "$FX"; printf 'gar\002bage \377 line\n'; tail -5 "$FX"; } >"$T/bin.txt"
+expect 0 "not a perf script text event line: 'gar\\x02bage \\xff line'" import -o "$T/bin.ftr" "$T/bin.txt"
+if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177-\377]')" "$T/err"; then
+	fail "raw binary bytes in a message: $(cat -v "$T/err")"
+fi
 
 finish "frametrace CLI"

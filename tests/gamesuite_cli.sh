@@ -48,6 +48,44 @@ printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' 
 for s in gamesuite/suites/*.suite; do
 	if "$GS" check "$s" >"$T/out" 2>&1; then pass "check $s"; else fail "check $s"; cat "$T/out"; fi
 done
+# ---- check: each workload judges its own invocation, as a run would ----------
+# (a suite that parses but whose workload refuses its options failed every
+# run; check now fails with the workload's complaint)
+if [ -x "$B/framebench" ]; then
+	cat >"$T/bad.suite" <<EOF
+repeat 1
+workload nobg
+  kind framebench
+  bg hogs:0
+  duration 1s
+workload noprofile
+  kind framebench
+  profile nosuch
+  duration 1s
+workload good
+  kind framebench
+  bg hogs:2
+  duration 1s
+workload badshell
+  kind game
+  command echo 'unterminated
+  mangohud-config $(pwd)/gamesuite/MangoHud.conf
+  duration 1s
+EOF
+	PATH="$B:$PATH" "$GS" check "$T/bad.suite" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && pass "check of refused workloads: exit 2" || fail "check of refused workloads: exit $rc"
+	grep -q "workload nobg: framebench: option --bg: .*got 'hogs:0'" "$T/err" &&
+		pass "check names framebench's complaint about bg hogs:0" || fail "bg hogs:0: $(cat "$T/err")"
+	grep -q "workload noprofile: framebench: unknown profile 'nosuch'" "$T/err" &&
+		pass "check names the unknown profile" || fail "profile: $(cat "$T/err")"
+	grep -q "workload badshell: .*[Uu]nterminated" "$T/err" &&
+		pass "check names the game command's syntax error" || fail "game: $(cat "$T/err")"
+	grep -q "workload good" "$T/err" && fail "a good workload refused: $(cat "$T/err")"
+	ls -d /tmp/gamesuite-check.* >/dev/null 2>&1 && fail "check left a temporary folder"
+else
+	echo "note: $B/framebench not built; the workload check is left out"
+fi
 
 # ---- a game with MangoHud logs: eevdf against a 'slow' stand-in -------------
 cat >"$T/game.suite" <<EOF

@@ -19,6 +19,7 @@
 
 #include "explain.h"
 #include "finish.h"
+#include "ftutil.h"
 #include "import.h"
 #include "mangohud.h"
 #include "marker.h"
@@ -143,6 +144,154 @@ static void trace_truncated_and_corrupted(void **state)
 	assert_non_null(strstr(err, "bad magic"));
 	free(buf);
 	ft_trace_free(&t);
+}
+
+/* Offset of the n-th chunk of type (0-based) in a trace file. */
+static size_t chunk_at(const unsigned char *b, size_t len, uint32_t type,
+		       int n)
+{
+	size_t off = FT_HEADER_SIZE;
+
+	while (off + FT_CHUNK_HDR <= len) {
+		uint32_t ty;
+		uint64_t cl;
+
+		memcpy(&ty, b + off, 4);
+		memcpy(&cl, b + off + 8, 8);
+		if (ty == type && n-- == 0)
+			return off;
+		off += FT_CHUNK_HDR + ((cl + 7) & ~7ULL);
+	}
+	fail_msg("no chunk %u #%d", type, n);
+	return 0;
+}
+
+/*
+ * Damage costs one chunk: 3000 events and 1500 marker strings are written
+ * in chunks of at most FT_CHUNK_RECORDS; a flipped bit in one events chunk
+ * loses its 1024 events (counted), one in a STRINGS chunk loses its
+ * strings but not the numbers of the strings after it, a flipped bit in a
+ * chunk's length is skipped past. A damaged header is an error naming the
+ * field; so is a file with nothing usable left.
+ */
+static void trace_damage_costs_one_chunk(void **state)
+{
+	struct ft_trace t, u;
+	char err[512];
+	size_t len, off;
+	unsigned char *buf, *b2;
+	int rc;
+
+	(void)state;
+	ft_trace_init(&t);
+	t.ncpus = 2;
+	ft_task_set(&t, 100, 100, "game");
+	for (int i = 0; i < 1500; i++) {
+		char s[32];
+
+		snprintf(s, sizeof(s), "C|100|frametime_us|%d", 16000 + i);
+		assert_true(ft_str_add(&t, s) >= 0);
+		add(&t, ev(T0 + (uint64_t)i * MS, FT_EV_MARK, 0, 100, 100,
+			   (uint32_t)i, 0, 0));
+		add(&t, ev(T0 + (uint64_t)i * MS + 1, FT_EV_WAKING, 1, 101, 0, 0, 0,
+			   FT_F_IRQ));
+	}
+	assert_int_equal(ft_trace_finish(&t), 0);
+	buf = file_bytes(&t, &len);
+	b2 = malloc(len);
+
+	/* three EVENTS chunks (1024 + 1024 + 952); one damaged */
+	memcpy(b2, buf, len);
+	off = chunk_at(b2, len, FT_CHUNK_EVENTS, 1);
+	b2[off + FT_CHUNK_HDR + 100] ^= 0x01;
+	rc = ft_trace_read_mem(b2, len, "e.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, 1);
+	assert_int_equal(u.nev, 3000 - 1024);
+	assert_int_equal(u.corrupt_events, 1024);
+	assert_non_null(strstr(u.warning, "EVENTS chunk checksum mismatch"));
+	ft_trace_free(&u);
+
+	/* the first STRINGS chunk damaged: the later strings keep their
+	 * numbers, so marker 1400 still reads 17400 us */
+	memcpy(b2, buf, len);
+	off = chunk_at(b2, len, FT_CHUNK_STRINGS, 0);
+	b2[off + FT_CHUNK_HDR + 5] ^= 0x20;
+	rc = ft_trace_read_mem(b2, len, "s.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, 1);
+	assert_int_equal(u.nstr, 1500);
+	assert_string_equal(ft_str_get(&u, 1400), "C|100|frametime_us|17400");
+	assert_string_equal(ft_str_get(&u, 5), "");
+	{
+		size_t lost = 0;
+
+		for (size_t i = 0; i < u.nev; i++)
+			lost += u.ev[i].type == FT_EV_MARK &&
+				!ft_str_get(&u, u.ev[i].arg2)[0];
+		assert_int_equal(lost, 1024);
+	}
+	ft_trace_free(&u);
+
+	/* a flipped high bit in a chunk's length: that chunk is lost, the
+	 * ones after it are found again */
+	memcpy(b2, buf, len);
+	off = chunk_at(b2, len, FT_CHUNK_EVENTS, 0);
+	b2[off + 8 + 5] ^= 0x40;
+	rc = ft_trace_read_mem(b2, len, "l.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, 1);
+	assert_int_equal(u.nev, 3000 - 1024);
+	assert_non_null(strstr(u.warning, "bytes skipped to the next whole chunk"));
+	ft_trace_free(&u);
+
+	/* the header: a flipped ncpus is named, with what META says */
+	memcpy(b2, buf, len);
+	b2[20] = 253;
+	rc = ft_trace_read_mem(b2, len, "h.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "h.ftr: offset 20: header field ncpus is damaged (253; the META chunk says 2)"));
+	memcpy(b2, buf, len);
+	b2[44] = 0x80;
+	rc = ft_trace_read_mem(b2, len, "f.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "offset 40: unknown header flags"));
+	memcpy(b2, buf, len);
+	b2[52] ^= 1; /* reserved, under the CRC */
+	b2[48] ^= 1;
+	rc = ft_trace_read_mem(b2, len, "c.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "offset 48: header_crc"));
+	memcpy(b2, buf, len);
+	b2[24 + 7] = 0x7f; /* start_ns far after end_ns */
+	rc = ft_trace_read_mem(b2, len, "t.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "offset 32: end_ns"));
+
+	/* every events and frames chunk damaged: nothing usable */
+	memcpy(b2, buf, len);
+	for (int k = 0; k < 3; k++)
+		b2[chunk_at(b2, len, FT_CHUNK_EVENTS, k) + FT_CHUNK_HDR + 1] ^= 1;
+	for (int k = 0; k < 2; k++)
+		b2[chunk_at(b2, len, FT_CHUNK_FRAMES, k) + FT_CHUNK_HDR + 1] ^= 1;
+	rc = ft_trace_read_mem(b2, len, "n.ftr", &u, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "n.ftr: nothing usable"));
+	free(b2);
+	free(buf);
+	ft_trace_free(&t);
+}
+
+/* Messages quote input through ft_printable: no raw binary byte. */
+static void printable_messages(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_string_equal(ft_printable("a\x01" "b\xff" "c", out, sizeof(out)),
+			    "a\\x01b\\xffc");
+	/* valid UTF-8 stays, a broken sequence does not */
+	assert_string_equal(ft_printable("caf\xc3\xa9 \xc3(", out, sizeof(out)),
+			    "caf\xc3\xa9 \\xc3(");
+	assert_string_equal(ft_printable("abcdef", out, 4), "abc");
+	assert_string_equal(ft_printable("\x7f\x7f", out, 6), "\\x7f");
 }
 
 /* ---- repair of missing sched_switch records ------------------------- */
@@ -628,6 +777,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(trace_roundtrip),
 		cmocka_unit_test(trace_truncated_and_corrupted),
+		cmocka_unit_test(trace_damage_costs_one_chunk),
+		cmocka_unit_test(printable_messages),
 		cmocka_unit_test(repair_idle_to_task),
 		cmocka_unit_test(repair_from_runtime_events),
 		cmocka_unit_test(repair_bounded_by_own_events),
