@@ -29,6 +29,10 @@ static void usage(FILE *f)
 		"  report FILE [--json|--html F|--dot F]   statistics, slow frames\n"
 		"  export --perfetto OUT FILE   ftrace text (or --json) for Perfetto\n"
 		"  info FILE                    what a trace file holds\n"
+		"  profile -o OUT TRACE         a framebench profile that replays\n"
+		"                               the trace's scheduling shape\n"
+		"  compare A B [--json]         two traces side by side (a replay\n"
+		"                               against its original)\n"
 		"Run 'frametrace COMMAND --help' for a command's options.\n"
 		"Exit status: 0 ok, 1 runtime failure, 2 bad usage or input.\n");
 }
@@ -94,6 +98,8 @@ int main(int argc, char **argv)
 		{ "report", ft_cmd_report },
 		{ "export", ft_cmd_export },
 		{ "info", ft_cmd_info },
+		{ "profile", ft_cmd_profile },
+		{ "compare", ft_cmd_compare },
 	};
 
 	gs_set_prog(argv[0]);

@@ -18,10 +18,18 @@ FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/record.c \
 	frametrace/watch.c frametrace/watch_ring.c frametrace/watch_trigger.c \
 	frametrace/mangotail.c frametrace/capture.c frametrace/present_attach.c
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c
+# profile and compare (a replay of a recorded game): framebench's profile
+# parser checks what profile writes, so they link framebench's objects and
+# stay out of the core (the fuzzers build it without framebench).
+FT_PROF_SRCS := frametrace/profile_fit.c frametrace/profile_sig.c \
+	frametrace/profile_roles.c frametrace/profile_side.c \
+	frametrace/profile_steps.c frametrace/profile_write.c frametrace/compare.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
 FT_CORE_OBJS := $(call FT_OBJ,$(FT_CORE_SRCS))
-FT_ALL_OBJS := $(FT_CORE_OBJS) $(call FT_OBJ,$(FT_BPF_SRCS) $(FT_MAIN_SRCS))
+FT_PROF_OBJS := $(call FT_OBJ,$(FT_PROF_SRCS))
+FT_ALL_OBJS := $(FT_CORE_OBJS) $(call FT_OBJ,$(FT_BPF_SRCS) $(FT_MAIN_SRCS)) \
+	$(FT_PROF_OBJS)
 
 $(BUILD)/ft/%.o: frametrace/%.c
 	@mkdir -p $(@D)
@@ -32,8 +40,11 @@ $(BUILD)/bpf/frametrace.bpf.o: frametrace/frametrace.bpf.c frametrace/frametrace
 # ftbpf.c includes the generated skeleton
 $(BUILD)/ft/ftbpf.o: $(BUILD)/bpf/frametrace.skel.h
 
+# framebench's profile.h (its parser), included by name
+$(BUILD)/ft/profile_write.o: CFLAGS += -Iframebench
+
 PROGRAMS += $(BUILD)/frametrace
-$(BUILD)/frametrace: $(FT_ALL_OBJS) $(LIBGS)
+$(BUILD)/frametrace: $(FT_ALL_OBJS) $(FB_LIB) $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
 
 # The core as a library for the unit tests and the fuzzers.
@@ -55,6 +66,14 @@ $(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
 $(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
+
+# The derivation of frametrace profile on hand-made timelines.
+TESTS += $(BUILD)/tests/test_frametrace_profile
+$(BUILD)/tests/test_frametrace_profile: $(BUILD)/tests/test_frametrace_profile.o \
+		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(FB_LIB) $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+$(BUILD)/tests/test_frametrace_profile.o: CFLAGS += -Iframetrace -Iframebench
 
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus
@@ -98,4 +117,5 @@ $(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
 	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh \
+	tests/frametrace_profile.sh \
 	tests/frametrace_repair.sh

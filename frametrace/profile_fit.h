@@ -64,13 +64,14 @@ uint64_t pf_period(const uint64_t *ts, size_t n, double *share);
 /*
  * The refresh period presents (ns, ascending) are paced at, or 0 when they
  * are not (uncapped). The period is the mean of the intervals within 2 %
- * of the median interval; then, for each block of 200 presents, their
+ * of the median interval; then, for each block of 50 presents, their
  * phases on that grid are taken and the fifth of the cycle holding most of
  * them is found. A paced frame is presented at its tick plus a wake-up's
  * lateness, so the phases crowd (a missed tick moves none), where an
- * uncapped game's spread over the cycle (a fifth of them in any fifth).
- * Paced when at least 60 % are in their block's fifth; *share (may be
- * NULL) gets that share.
+ * uncapped game's spread over the cycle (a fifth of them in any fifth, a
+ * little more in the fullest). Paced when at least 60 % are in their
+ * block's fifth; *share (may be NULL) gets that share. An uncapped game
+ * whose frames vary by less than a few percent looks paced, and is.
  */
 uint64_t pf_vsync_period(const uint64_t *present, size_t n, double *share);
 

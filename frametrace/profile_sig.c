@@ -210,6 +210,13 @@ int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen)
 	for (size_t i = 0; i < a->m->ntask; i++)
 		if (a->m->task[i].pid == a->pid && a->m->task[i].segs.n)
 			sched = true;
+	if (!sched && !a->pid) {
+		snprintf(err, errlen,
+			 "the trace's frames name no process (a MangoHud log "
+			 "holds frames only): record or import the scheduler "
+			 "events with them");
+		return -1;
+	}
 	if (!sched) {
 		snprintf(err, errlen,
 			 "the trace has no scheduling events of process %u, "
@@ -398,7 +405,8 @@ int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
 				goto out;
 		}
 	}
-	qsort(r, nr, sizeof(*r), raw_cmp);
+	if (nr)
+		qsort(r, nr, sizeof(*r), raw_cmp);
 	a->sig = malloc((nr ? nr : 1) * sizeof(*a->sig));
 	if (!a->sig)
 		goto out;

@@ -134,8 +134,13 @@ static const char *worker_opt(const struct pr_analysis *a, char *buf, size_t len
 	const char *c0 = ft_task_comm(a->t, a->pool[0]);
 	char stem[16], fmt[32], widest[40];
 	bool same = true, indexed = true;
+	size_t sn;
 
-	pf_stem(c0, stem, sizeof(stem));
+	/* the name before its number, separator kept: "worker-" */
+	gs_strlcpy(stem, c0, sizeof(stem));
+	sn = strlen(stem);
+	while (sn && stem[sn - 1] >= '0' && stem[sn - 1] <= '9')
+		stem[--sn] = '\0';
 	for (unsigned p = 0; p < a->npool; p++) {
 		const char *c = ft_task_comm(a->t, a->pool[p]);
 		size_t n = strlen(stem);
@@ -388,9 +393,13 @@ static void left_out(struct buf *b, const struct pr_analysis *a)
 
 	for (size_t i = 0; i < a->nleft; i++)
 		left += (double)a->th[pr_index(a, a->left[i])].cpu;
-	out(b, "\n# left out: %zu threads of the game's processes with no part in "
-	    "the frames, %.1f %% of their CPU%s\n", a->nleft,
-	    a->game_cpu > 0 ? 100 * left / a->game_cpu : 0, a->nleft ? ":" : "");
+	if (!a->nleft)
+		out(b, "\n# left out: no thread of the game's processes\n");
+	else
+		out(b, "\n# left out: %zu thread%s of the game's processes with no "
+		    "part in the frames, %.1f %% of their CPU:\n", a->nleft,
+		    a->nleft == 1 ? "" : "s",
+		    a->game_cpu > 0 ? 100 * left / a->game_cpu : 0);
 	for (size_t i = 0; i < shown; i++)
 		out(b, "#   %s %s\n", pr_label(a, a->left[i], l, sizeof(l)),
 		    us(x, sizeof(x), (double)a->th[pr_index(a, a->left[i])].cpu));
@@ -617,14 +626,20 @@ int ft_cmd_profile(int argc, char **argv)
 	if (pr_write_atomic(outp, text, len, err, sizeof(err)))
 		gs_die(EXIT_RUNTIME, "%s", err);
 	fprintf(stderr, "frametrace profile: %zu frames of %s (%u), p50 %.2f ms, "
-		"%s -> %s: %u stages", a.nf, ft_task_comm(&t, a.pid), a.pid,
+		"%s -> %s: %u stage%s", a.nf, ft_task_comm(&t, a.pid), a.pid,
 		a.ft.p50 / 1e6, a.fps ? "vsync-capped" : "uncapped", outp,
-		a.nstages);
+		a.nstages, a.nstages == 1 ? "" : "s");
 	for (unsigned k = 0; k < a.nstages; k++)
 		fprintf(stderr, "%s%s", k ? ", " : " (", a.stage[k].name);
-	fprintf(stderr, "), %u pool threads, %u services, %d periodic tasks, %u locks\n",
-		pool_used(&a) ? a.npool : 0, a.nsvc,
-		a.per[0].on + a.per[1].on + a.per[2].on, a.nlocks);
+	{
+		unsigned nl = 0;
+
+		for (unsigned k = 0; k < a.nlocks; k++)
+			nl += a.lock[k].where[0] != '\0';
+		fprintf(stderr, "), pool %u, services %u, periodic %d, locks %u\n",
+			pool_used(&a) ? a.npool : 0, a.nsvc,
+			a.per[0].on + a.per[1].on + a.per[2].on, nl);
+	}
 	free(text);
 	pr_free(&a);
 	ft_model_free(&m);

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * frametrace profile's derivation (profile_fit.h, profile_roles.h): the
+ * distribution fits, period and vsync detection, names, and the whole
+ * analysis on hand-made timelines (a game that fans out to a pool, calls
+ * a server and has an audio timer; a chain with a cycle; a presenter with
+ * no work; traces without frames), the derived profile checked by
+ * framebench's own parser, and the all-or-nothing write.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "finish.h"
+#include "marker.h"
+#include "model.h"
+#include "profile.h"		/* framebench's */
+#include "profile_fit.h"
+#include "profile_roles.h"
+#include "profile_write.h"
+#include "test_frametrace.h"
+
+/* ---- arithmetic ---------------------------------------------------------- */
+
+static uint64_t lcg = 12345;
+
+static double rnd(void)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	double u = rnd() + 1e-12, v = rnd();
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static void fit(const double *x, size_t n, struct pf_dist *d)
+{
+	struct pf_sum s;
+
+	assert_int_equal(pf_summarize(x, n, &s), 0);
+	pf_fit(&s, d);
+}
+
+static void test_fit_kinds(void **state)
+{
+	double x[2000];
+	struct pf_dist d;
+	char buf[64];
+
+	(void)state;
+	for (int i = 0; i < 2000; i++)
+		x[i] = 250000 + (i % 7);	/* 250 us, a few ns of noise */
+	fit(x, 2000, &d);
+	assert_int_equal(d.kind, PF_FIXED);
+	assert_true(fabs(d.a - 250003) < 10);
+	pf_dist_text(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "250.0us");
+
+	for (int i = 0; i < 2000; i++)
+		x[i] = 200000 + 600000 * rnd();	/* 200us..800us */
+	fit(x, 2000, &d);
+	assert_int_equal(d.kind, PF_UNIFORM);
+	assert_true(fabs(d.a - 200000) < 20000);
+	assert_true(fabs(d.b - 800000) < 20000);
+
+	for (int i = 0; i < 2000; i++)
+		x[i] = 1000000 + 200000 * gauss();	/* 1ms~200us */
+	fit(x, 2000, &d);
+	assert_int_equal(d.kind, PF_NORMAL);
+	assert_true(fabs(d.a - 1000000) < 20000);
+	assert_true(fabs(d.b - 200000) < 20000);
+	pf_dist_text(&d, buf, sizeof(buf));
+	assert_non_null(strchr(buf, '~'));
+
+	/* outliers (1 %) do not turn a flat sample into a normal one */
+	for (int i = 0; i < 2000; i++)
+		x[i] = i % 100 ? 200000 + 600000 * rnd() : 5000000;
+	fit(x, 2000, &d);
+	assert_int_equal(d.kind, PF_UNIFORM);
+}
+
+static void test_fit_edges(void **state)
+{
+	double x[400];
+	struct pf_dist d;
+	struct pf_sum s;
+	char buf[64];
+
+	(void)state;
+	/* a flat sample near 0: the range starts at 0 and keeps the mean */
+	for (int i = 0; i < 400; i++)
+		x[i] = 30000 * rnd();
+	fit(x, 400, &d);
+	assert_int_equal(d.kind, PF_UNIFORM);
+	assert_true(d.a >= 0);
+	assert_true(fabs(pf_dist_mean(&d) - 15000) < 2000);
+	/* no sample: fixed 0 */
+	assert_int_equal(pf_summarize(x, 0, &s), 0);
+	pf_fit(&s, &d);
+	assert_int_equal(d.kind, PF_FIXED);
+	assert_true(d.a == 0);
+	/* nearest-rank percentiles */
+	for (int i = 0; i < 100; i++)
+		x[i] = i + 1;
+	assert_int_equal(pf_summarize(x, 100, &s), 0);
+	assert_true(s.p50 == 50 && s.p90 == 90 && s.p99 == 99 && s.max == 100);
+	/* text stays within framebench's bounds and a <= b */
+	d = (struct pf_dist){ PF_UNIFORM, -5, 2e9 };
+	pf_dist_text(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "0.0us..1000000.0us");
+	d = (struct pf_dist){ PF_UNIFORM, 1000, 1020 };	/* rounds to one value */
+	pf_dist_text(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "1.0us");
+	d = (struct pf_dist){ PF_NORMAL, 1000, 10 };
+	pf_dist_scale(&d, 2);
+	assert_true(d.a == 2000 && d.b == 20);
+}
+
+static void test_period(void **state)
+{
+	uint64_t ts[400];
+	double share;
+	size_t n = 0;
+
+	(void)state;
+	/* an absolute 5.333 ms timer, woken up to 300 us late, two ticks lost */
+	for (int k = 0; k < 402; k++) {
+		if (k == 50 || k == 51)
+			continue;
+		ts[n++] = T0 + (uint64_t)k * 5333333 + (uint64_t)(300000 * rnd());
+	}
+	assert_true(llabs((long long)pf_period(ts, n, &share) - 5333333) < 2000);
+	assert_true(share > 0.95);
+	/* random wake-ups: no period */
+	n = 0;
+	for (int k = 0; k < 400; k++)
+		ts[n++] = T0 + (uint64_t)k * 5000000 + (uint64_t)(4900000 * rnd());
+	assert_int_equal(pf_period(ts, n, &share), 0);
+	/* too few */
+	assert_int_equal(pf_period(ts, 5, NULL), 0);
+}
+
+static void test_vsync(void **state)
+{
+	uint64_t p[1000];
+	double share;
+	uint64_t t = T0;
+
+	(void)state;
+	/* 60 Hz: presented at the tick plus up to 1 ms (10 % up to 6 ms),
+	 * every 20th frame misses a tick; 1000 frames (17 s: the period's
+	 * error adds up over the blocks) */
+	for (int k = 0, tick = 0; k < 1000; k++, tick++) {
+		double late = k % 10 ? 1e6 * rnd() : 6e6 * rnd();
+
+		if (k % 20 == 19)
+			tick++;
+		p[k] = T0 + (uint64_t)tick * 16666667ULL + (uint64_t)late;
+	}
+	assert_true(llabs((long long)pf_vsync_period(p, 1000, &share) - 16666667) < 100000);
+	assert_true(share > 0.8);
+	/* uncapped: 1-2 ms frames */
+	for (int k = 0; k < 1000; k++) {
+		t += 1000000 + (uint64_t)(1000000 * rnd());
+		p[k] = t;
+	}
+	assert_int_equal(pf_vsync_period(p, 1000, &share), 0);
+	assert_true(share < 0.5);
+	/* uncapped around one interval with 15 % spread: still not a grid */
+	t = T0;
+	for (int k = 0; k < 1000; k++) {
+		t += (uint64_t)(4000000 * (1 + 0.15 * gauss()));
+		p[k] = t;
+	}
+	assert_int_equal(pf_vsync_period(p, 1000, NULL), 0);
+}
+
+static void test_names(void **state)
+{
+	char s[32];
+
+	(void)state;
+	pf_stem("llvmpipe-3", s, sizeof(s));
+	assert_string_equal(s, "llvmpipe");
+	pf_stem("fb-worker12", s, sizeof(s));
+	assert_string_equal(s, "fb-worker");
+	pf_stem("TaskGraphNP 7", s, sizeof(s));
+	assert_string_equal(s, "TaskGraphNP");
+	pf_stem("ProtonGame.exe", s, sizeof(s));
+	assert_string_equal(s, "ProtonGame.exe");
+	pf_stem("1234", s, sizeof(s));
+	assert_string_equal(s, "1234");
+	pf_name("fb-game", s, sizeof(s));
+	assert_string_equal(s, "game");
+	pf_name("RenderThread 1", s, sizeof(s));
+	assert_string_equal(s, "RenderThread_1");
+	pf_name("", s, sizeof(s));
+	assert_string_equal(s, "t");
+	pf_name("fb-", s, sizeof(s));
+	assert_string_equal(s, "fb-");
+}
+
+/* ---- hand-made timelines ------------------------------------------------ */
+
+enum { GAME = 100, W0 = 101, W1 = 102, AUDIO = 103, SERVER = 200, PRES = 10 };
+
+static void irq_wake(struct ft_trace *t, uint64_t ts, uint16_t cpu, uint32_t tid)
+{
+	add(t, ev(ts, FT_EV_WAKING, cpu, tid, 0, cpu | 120u << 16, 0, FT_F_IRQ));
+}
+
+static void frame(struct ft_trace *t, uint32_t pid, uint32_t tid, uint64_t prev,
+		  uint64_t present)
+{
+	struct ft_frame f = { .present_ns = present, .frametime_ns = present - prev,
+			      .pid = pid, .tid = tid };
+
+	assert_int_equal(ft_frame_push(t, &f), 0);
+}
+
+/*
+ * The game thread (CPU 0) presents, then works W0 (300-500 us), fans out
+ * to two workers (205 and 200 us; the later one wakes it), works 100 us,
+ * calls the server in its own process (50 us), works 50 us and presents
+ * the next frame; an audio thread (CPU 2) is woken by its timer every
+ * 5 ms and works 100 us. nframes frames.
+ */
+static void build_game(struct ft_trace *t, int nframes)
+{
+	uint64_t b = T0, prev = T0 - MS;
+
+	ft_trace_init(t);
+	t->ncpus = 3;
+	ft_task_set(t, GAME, GAME, "game");
+	ft_task_set(t, W0, GAME, "worker-0");
+	ft_task_set(t, W1, GAME, "worker-1");
+	ft_task_set(t, AUDIO, GAME, "audio-mixer");
+	ft_task_set(t, SERVER, SERVER, "server");
+	sw(t, b - 10 * US, 0, 0, GAME, 0);
+	for (int i = 0; i < nframes; i++) {
+		uint64_t t1 = b + 300 * US + (uint64_t)(200000 * rnd()), t2, t3;
+
+		wake(t, t1, 0, W0, GAME);
+		wake(t, t1 + 1 * US, 0, W1, GAME);
+		sw(t, t1 + 2 * US, 0, GAME, 0, 1);
+		sw(t, t1 + 10 * US, 0, 0, W1, 0);
+		sw(t, t1 + 10 * US, 1, 0, W0, 0);
+		sw(t, t1 + 210 * US, 0, W1, 0, 1);
+		wake(t, t1 + 215 * US, 1, GAME, W0);
+		sw(t, t1 + 220 * US, 1, W0, 0, 1);
+		sw(t, t1 + 225 * US, 0, 0, GAME, 0);
+		t2 = t1 + 325 * US;
+		wake(t, t2, 0, SERVER, GAME);
+		sw(t, t2 + 2 * US, 0, GAME, 0, 1);
+		sw(t, t2 + 10 * US, 1, 0, SERVER, 0);
+		wake(t, t2 + 58 * US, 1, GAME, SERVER);
+		sw(t, t2 + 60 * US, 1, SERVER, 0, 1);
+		sw(t, t2 + 65 * US, 0, 0, GAME, 0);
+		t3 = t2 + 115 * US;
+		frame(t, GAME, GAME, prev, t3);
+		prev = t3;
+		b = t3;
+	}
+	for (uint64_t a = T0 + 2 * MS; a + MS < b; a += 5 * MS) {
+		irq_wake(t, a, 2, AUDIO);
+		sw(t, a + 5 * US, 2, 0, AUDIO, 0);
+		sw(t, a + 105 * US, 2, AUDIO, 0, 1);
+	}
+	t->end_ns = b + MS;
+	assert_int_equal(ft_trace_finish(t), 0);
+}
+
+struct fixture {
+	struct ft_trace t;
+	struct ft_model m;
+	struct pr_analysis a;
+	char err[1024];
+	int rc;
+};
+
+static void analyze(struct fixture *f, int64_t step_ns)
+{
+	struct pr_opts o = { .step_ns = step_ns };
+
+	assert_int_equal(ft_model_build(&f->m, &f->t), 0);
+	f->rc = pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err));
+}
+
+static void done(struct fixture *f)
+{
+	if (!f->rc)
+		pr_free(&f->a);
+	else
+		pr_free(&f->a);
+	ft_model_free(&f->m);
+	ft_trace_free(&f->t);
+	free(f);
+}
+
+static double mean_of(const struct pr_step *s)
+{
+	return pf_dist_mean(&s->dist);
+}
+
+static void test_game_roles(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	const struct pr_analysis *a = &f->a;
+	const struct pr_stage *st;
+
+	(void)state;
+	build_game(&f->t, 300);
+	analyze(f, 0);
+	assert_int_equal(f->rc, 0);
+	assert_int_equal(a->presenter, GAME);
+	assert_int_equal(a->nf, 300);
+	assert_int_equal(a->fps, 0);		/* uncapped */
+	assert_int_equal(a->fif, 1);
+	/* the pool: both workers, signalled by the game thread */
+	assert_int_equal(a->npool, 2);
+	assert_int_equal(a->pool_caller, GAME);
+	assert_string_equal(a->pool_stem, "worker");
+	/* the server in its own process */
+	assert_int_equal(a->nsvc, 1);
+	assert_int_equal(a->svc[0].tid, SERVER);
+	assert_int_equal(a->nprocs, 1);
+	assert_int_equal(a->proc[1].pid, SERVER);
+	/* one stage: work, fan-out to 2, work, call, work */
+	assert_int_equal(a->nstages, 1);
+	st = &a->stage[0];
+	assert_int_equal(st->nmode, 300);
+	assert_int_equal(st->nsteps, 5);
+	assert_int_equal(st->step[0].kind, PR_WORK);
+	assert_int_equal(st->step[1].kind, PR_FANOUT);
+	assert_int_equal(st->step[1].jobs, 2);
+	assert_int_equal(st->step[2].kind, PR_WORK);
+	assert_int_equal(st->step[3].kind, PR_CALL);
+	assert_int_equal(st->step[4].kind, PR_WORK);
+	/* the works (the CPU between the signals) */
+	assert_true(fabs(mean_of(&st->step[0]) - 400000) < 15000);
+	assert_int_equal(st->step[0].dist.kind, PF_UNIFORM);
+	assert_true(fabs(mean_of(&st->step[2]) - 102000) < 3000);
+	assert_true(fabs(mean_of(&st->step[4]) - 52000) < 3000);
+	/* the jobs: the pool's 410 us per frame over 2; the call: 50 us */
+	assert_true(fabs(mean_of(&st->step[1]) - 205000) < 3000);
+	assert_true(fabs(a->pool_cpu_frame - 410000) < 3000);
+	assert_true(fabs(mean_of(&st->step[3]) - 50000) < 2000);
+	/* the audio timer */
+	assert_true(a->per[PR_PER_AUDIO].on);
+	assert_int_equal(a->per[PR_PER_AUDIO].tid, AUDIO);
+	assert_true(llabs((long long)a->per[PR_PER_AUDIO].period_ns - 5000000) < 1000);
+	assert_string_equal(a->per[PR_PER_AUDIO].by, "name");
+	assert_true(fabs(pf_dist_mean(&a->per[PR_PER_AUDIO].work) - 100000) < 2000);
+	assert_false(a->per[PR_PER_INPUT].on);
+	/* figures compare shows: stage + call + fan-out, no vsync */
+	assert_true(a->chain_wakeups == 5);
+	assert_true(a->cross > 0 && a->cross < a->wakes);
+	done(f);
+}
+
+static void test_game_profile_parses(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct fb_profile *p = calloc(1, sizeof(*p));
+	char *text = NULL, err[512];
+	size_t len = 0;
+
+	(void)state;
+	build_game(&f->t, 200);
+	analyze(f, -1);
+	assert_int_equal(f->rc, 0);
+	/* the step cost from the trace: the game's 2 us from a signal to its
+	 * sleep, twice, under the least work between two steps */
+	assert_true(fabs(f->a.step_ns - 4000) < 500);
+	assert_int_equal(pr_profile_text(&f->a, "game.ftr", "game", &text, &len,
+					 err, sizeof(err)), 0);
+	/* framebench's own parser, as framebench will read it */
+	assert_int_equal(fb_profile_parse(text, len, "game.profile", p, err,
+					  sizeof(err)), 0);
+	assert_string_equal(p->name, "game");
+	assert_int_equal(p->fps, 0);
+	assert_int_equal(p->frames_in_flight, 1);
+	assert_int_equal(p->workers, 2);
+	assert_string_equal(p->worker_thread, "worker-%d");
+	assert_int_equal(p->nprocs, 1);
+	assert_string_equal(p->proc[1], "server");
+	assert_int_equal(p->nservices, 1);
+	assert_int_equal(p->service[0].process, 1);
+	assert_string_equal(p->service[0].thread, "server");
+	assert_int_equal(p->nstages, 1);
+	assert_string_equal(p->stage[0].thread, "game");
+	assert_int_equal(p->stage[0].nsteps, 5);
+	assert_int_equal(p->stage[0].step[1].kind, FB_STEP_FANOUT);
+	assert_int_equal(p->stage[0].step[1].jobs, 2);
+	assert_int_equal(p->stage[0].step[3].kind, FB_STEP_CALL);
+	assert_true(p->periodic[FB_PER_AUDIO].enabled);
+	assert_int_equal(p->periodic[FB_PER_AUDIO].period_ns, 5000000);
+	assert_string_equal(p->periodic[FB_PER_AUDIO].thread, "audio-mixer");
+	assert_non_null(strstr(text, "# stage 1: game:100"));
+	free(text);
+	free(p);
+	done(f);
+}
+
+/* P wakes A, A wakes B, B wakes C, C wakes A again: a loop that does not
+ * pass the presenter; then P is woken by its timer and presents. */
+static void test_cycle(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ft_trace *t = &f->t;
+	uint64_t b = T0, prev = T0 - MS;
+	uint32_t seq[] = { PRES, 11, 12, 13, 11 };
+
+	(void)state;
+	ft_trace_init(t);
+	t->ncpus = 1;
+	ft_task_set(t, PRES, PRES, "present");
+	for (uint32_t k = 11; k <= 13; k++)
+		ft_task_set(t, k, PRES, k == 11 ? "a" : k == 12 ? "b" : "c");
+	for (int i = 0; i < 150; i++) {
+		uint64_t x = b;
+
+		irq_wake(t, x, 0, PRES);
+		sw(t, x + 5 * US, 0, 0, PRES, 0);
+		for (int k = 0; k < 4; k++) {
+			wake(t, x + 10 * US, 0, seq[k + 1], seq[k]);
+			sw(t, x + 20 * US, 0, seq[k], seq[k + 1], 1);
+			x += 30 * US;
+		}
+		sw(t, x + 10 * US, 0, 11, 0, 1);
+		irq_wake(t, x + 20 * US, 0, PRES);
+		sw(t, x + 25 * US, 0, 0, PRES, 0);
+		frame(t, PRES, PRES, prev, x + 40 * US);
+		prev = x + 40 * US;
+		sw(t, x + 50 * US, 0, PRES, 0, 1);
+		b += MS + (uint64_t)(300000 * rnd());
+	}
+	assert_int_equal(ft_trace_finish(t), 0);
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "a cycle in the chain"));
+	done(f);
+}
+
+/* A presenter whose frames cost it 200 ns: a stage with no work. */
+static void test_no_work(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ft_trace *t = &f->t;
+	uint64_t prev = T0 - MS;
+
+	(void)state;
+	ft_trace_init(t);
+	t->ncpus = 1;
+	ft_task_set(t, PRES, PRES, "present");
+	for (int i = 0; i < 150; i++) {
+		uint64_t x = T0 + (uint64_t)i * MS + (uint64_t)(300000 * rnd());
+
+		irq_wake(t, x, 0, PRES);
+		sw(t, x + 1 * US, 0, 0, PRES, 0);
+		frame(t, PRES, PRES, prev, x + 1 * US + 100);
+		prev = x + 1 * US + 100;
+		sw(t, x + 1 * US + 200, 0, PRES, 0, 1);
+	}
+	assert_int_equal(ft_trace_finish(t), 0);
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "shows no work per frame"));
+	done(f);
+}
+
+static void test_bad_input(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_opts o = { .step_ns = -1 };
+
+	(void)state;
+	/* no frames */
+	ft_trace_init(&f->t);
+	f->t.ncpus = 1;
+	ft_task_set(&f->t, GAME, GAME, "game");
+	sw(&f->t, T0, 0, 0, GAME, 0);
+	sw(&f->t, T0 + MS, 0, GAME, 0, 1);
+	assert_int_equal(ft_trace_finish(&f->t), 0);
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "no frames"));
+	pr_free(&f->a);
+	ft_model_free(&f->m);
+	ft_trace_free(&f->t);
+
+	/* too few */
+	build_game(&f->t, 60);
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "only 60 frames"));
+	pr_free(&f->a);
+	ft_model_free(&f->m);
+	ft_trace_free(&f->t);
+
+	/* a window past the frames, and one too short */
+	build_game(&f->t, 200);
+	assert_int_equal(ft_model_build(&f->m, &f->t), 0);
+	o.window = true;
+	o.first = 300;
+	o.last = 400;
+	assert_int_equal(pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
+	assert_non_null(strstr(f->err, "has frames 0..199"));
+	pr_free(&f->a);
+	o.first = 10;
+	o.last = 50;
+	assert_int_equal(pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
+	assert_non_null(strstr(f->err, "only 41 frames"));
+	pr_free(&f->a);
+	o.first = 50;
+	o.last = 180;
+	assert_int_equal(pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), 0);
+	assert_int_equal(f->a.nf, 131);
+	pr_free(&f->a);
+	ft_model_free(&f->m);
+	ft_trace_free(&f->t);
+
+	/* frames of a process the scheduler events do not show */
+	build_game(&f->t, 150);
+	for (size_t i = 0; i < f->t.nframes; i++) {
+		f->t.frames[i].pid = 999;
+		f->t.frames[i].tid = 0;
+	}
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "no scheduling events of process 999"));
+	done(f);
+}
+
+static void test_atomic_write(void **state)
+{
+	char dir[] = "/tmp/ftprofXXXXXX", path[128], err[256], buf[64];
+	FILE *fp;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/x.profile", dir);
+	assert_int_equal(pr_write_atomic(path, "name x\n", 7, err, sizeof(err)), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	assert_int_equal(n, 7);
+	/* a directory that does not exist: nothing written, the reason said */
+	snprintf(path, sizeof(path), "%s/no/x.profile", dir);
+	assert_int_equal(pr_write_atomic(path, "name x\n", 7, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot write"));
+	/* only x.profile is left: no temporary file */
+	snprintf(path, sizeof(path), "%s/x.profile", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fit_kinds),
+		cmocka_unit_test(test_fit_edges),
+		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_vsync),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_game_roles),
+		cmocka_unit_test(test_game_profile_parses),
+		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_no_work),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_atomic_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
