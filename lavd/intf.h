@@ -52,6 +52,71 @@
 #define LAVD_PM_NR		3
 #define LAVD_PM_AUTO		3	/* power_req: the autopilot decides */
 
+/*
+ * Game profiles (docs/lavd.md, "Game profiles"): the loader matches
+ * processes to profiles and writes, per matched process (its tgid), the
+ * profile's index and complete knob set into map "lavd_prof_tgid"; each
+ * task copies that entry into its own context once per generation
+ * (prof_gen), so a scheduling decision reads its knobs without a lookup.
+ * Index 0 is "no profile"; "lavd_prof_knob" holds the names for the
+ * statistics (index 1..LAVD_MAX_PROFILES-1).
+ */
+#define LAVD_MAX_PROFILES	16
+#define LAVD_PROF_NAME_LEN	32
+#define LAVD_PROF_TGIDS		4096	/* processes following a profile at once */
+#define LAVD_PROF_TGID_MAP	"lavd_prof_tgid"
+#define LAVD_PROF_KNOB_MAP	"lavd_prof_knob"
+
+/* Knob flags (struct lavd_knobs.flags): on when set. */
+#define LAVD_KN_PREEMPT		(1u << 0)	/* may evict a running task as a wakee */
+#define LAVD_KN_EVICTABLE	(1u << 1)	/* may be evicted while it runs */
+#define LAVD_KN_GREEDY_PREEMPT	(1u << 2)	/* below the threshold, may evict greedy tasks */
+#define LAVD_KN_FUTEX		(1u << 3)	/* futex holder handling (extension, boost, spared) */
+#define LAVD_KN_SLICE_BOOST	(1u << 4)	/* longer slices for long bursts */
+#define LAVD_KN_CHAIN_DL	(1u << 5)	/* keeps its waker's deadline when earlier */
+
+/* The knob values one profile's tasks follow, complete: what a profile
+ * leaves out is lavd's option value. */
+struct lavd_knobs {
+	__u64 slice_min_ns, slice_max_ns;	/* bounds of the task's slice */
+	__u64 greedy_slice_ns;		/* 0: greedy slices uncapped */
+	__u32 slice_scale;		/* of the system slice, 1024 = 1.0 */
+	__u32 lat_cri_boost;		/* added to the context boosts */
+	__u32 lc_freq_w, lc_run_w;	/* weights of lat_cri's two terms, 1024 = 1.0 */
+	__u32 preempt_shift;		/* its own preemption threshold */
+	__u32 flags;			/* LAVD_KN_* */
+};
+
+/* Value of lavd_prof_tgid: which profile a process follows. */
+struct lavd_prof_tgid {
+	__u32 idx;			/* 1..LAVD_MAX_PROFILES-1 */
+	__u32 pad;
+	struct lavd_knobs kn;
+};
+
+/* Value of lavd_prof_knob: the profile's name (monitors print it). */
+struct lavd_prof_info {
+	char name[LAVD_PROF_NAME_LEN];
+	struct lavd_knobs kn;
+};
+
+/*
+ * Process events for the loader's matcher (ring buffer "lavd_proc_ev"):
+ * an exec (pid is the new program's tgid) or a task rename (prctl
+ * PR_SET_NAME, a write to /proc/.../comm, exec), with the new name.
+ */
+#define LAVD_PEV_EXEC		1
+#define LAVD_PEV_RENAME		2
+#define LAVD_PROC_EV_RING_SZ	(64 * 1024)
+
+struct lavd_proc_ev {
+	__u32 kind;		/* LAVD_PEV_* */
+	__u32 pid;		/* the task (thread id) */
+	__u32 tgid;		/* the process of the task that caused it */
+	__u32 pad;
+	char comm[16];
+};
+
 /* Statistics period: the BPF timer also recomputes the slice. */
 #define LAVD_SYS_STAT_INTERVAL_NS (10ULL * 1000 * 1000)
 
@@ -139,6 +204,11 @@ struct lavd_stats {
 				 * to a big core (via SCX_ENQ_LAST) */
 	__u64 nr_cpuperf_set;	/* cpufreq target changes */
 	__u64 dom_sched[LAVD_MAX_DOMS];	/* schedules per compute domain */
+	/* game profiles: schedules of each profile's tasks (index 0: tasks
+	 * without one), the loader's generation, process events lost */
+	__u64 prof_sched[LAVD_MAX_PROFILES];
+	__u64 prof_gen;
+	__u64 nr_proc_ev_lost;
 	/* last: the timer bumps it before seq when it starts and after seq
 	 * when it is done, so a copy made front to back during a refill has
 	 * seq != seq_end (or an odd seq); the counters are zeroed and summed

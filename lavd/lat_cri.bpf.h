@@ -5,7 +5,7 @@
  * sampled and keeps the runnable-service average the lag is measured
  * against. Included by lavd.bpf.c only.
  *
- * Needs: lavd.bpf.h only.
+ * Needs: lavd.bpf.h, gameprof.bpf.h (the task's knobs).
  */
 #ifndef LAVD_LAT_CRI_BPF_H
 #define LAVD_LAT_CRI_BPF_H
@@ -149,7 +149,8 @@ static __always_inline void note_wakeup(struct task_struct *p,
 	taskc->lat_cri_waker = wakerc->lat_cri;
 	/* a link of a wake chain serves the same frame as its waker: it
 	 * may keep the waker's deadline (a greedy waker passes nothing on) */
-	if (chain_deadline && !wakerc->greedy)
+	if ((has_prof(taskc) ? taskc->kn.flags & LAVD_KN_CHAIN_DL : chain_deadline) &&
+	    !wakerc->greedy)
 		taskc->chain_vdl = wakerc->vdeadline;
 	if (wakerc->lat_cri_wakee < taskc->lat_cri)
 		wakerc->lat_cri_wakee = taskc->lat_cri;
@@ -197,12 +198,13 @@ static __always_inline u64 freq_now(u64 freq, u64 last_clk, u64 now)
 /*
  * Recompute lat_cri from the task's behaviour and the boosts of the
  * current placement (wakeup boosts are consumed), then fold in what the
- * waker and the wakees passed on.
+ * waker and the wakees passed on. A game profile adds its boost and
+ * weighs the two terms (knobs.h, through kn_lat_cri()).
  */
 static __always_inline void update_lat_cri(struct task_struct *p,
 					   struct task_ctx *taskc, u64 now)
 {
-	u64 hboost = lavd_holder_boost(taskc->holder), own;
+	u64 hboost = lavd_holder_boost(prof_holder(taskc)), own, boost;
 
 	/* stopped while holding a futex: one boost, here (lock.bpf.h) */
 	if (hboost) {
@@ -212,10 +214,24 @@ static __always_inline void update_lat_cri(struct task_struct *p,
 		if (cpuc)
 			cpuc->nr_holder_boost++;
 	}
-	own = lavd_lat_cri(freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
-			   freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
-			   taskc->avg_runtime, task_weight(p),
-			   static_boost(p) + taskc->wake_boost + hboost);
+	boost = static_boost(p) + taskc->wake_boost + hboost;
+	if (has_prof(taskc)) {
+		struct kn_lc_args a = {
+			.wait_hz = freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
+			.wake_hz = freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
+			.avg_runtime = taskc->avg_runtime,
+			.weight = task_weight(p),
+			.boost = boost + taskc->kn.lat_cri_boost,
+			.freq_w = taskc->kn.lc_freq_w,
+			.run_w = taskc->kn.lc_run_w,
+		};
+
+		own = kn_lat_cri(&a);
+	} else {
+		own = lavd_lat_cri(freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
+				   freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
+				   taskc->avg_runtime, task_weight(p), boost);
+	}
 	taskc->wake_boost = 0;
 	taskc->lat_cri = lavd_lat_cri_inherit(own, taskc->lat_cri_waker,
 					      taskc->lat_cri_wakee);

@@ -26,7 +26,9 @@
  *
  *   lavd.bpf.h      common state: task/CPU contexts, the loader's settings,
  *                   system-wide globals, accessors (it includes
- *                   compat.bpf.h, intf.h, policy.h and energy.h)
+ *                   compat.bpf.h, intf.h, policy.h, energy.h and knobs.h)
+ *   gameprof.bpf.h  game profiles: each task's knob set, the exec and
+ *                   rename events the loader matches processes by
  *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,
  *                   the runnable-service average for EEVDF-style lag
  *   lock.bpf.h      futex lock-holder tracking (fexit or syscall tracepoints)
@@ -41,6 +43,7 @@
  *   sys_stat.bpf.h  10 ms timer: queue length, slice, published statistics
  */
 #include "lavd.bpf.h"
+#include "gameprof.bpf.h"
 #include "lat_cri.bpf.h"
 #include "lock.bpf.h"
 #include "slice.bpf.h"
@@ -97,6 +100,7 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 		lavd_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
 		return;
 	}
+	prof_sync(p, taskc);
 	cpuc->nr_enq++;
 	if (enq_flags & SCX_ENQ_REENQ)
 		cpuc->nr_reenq++;	/* handed back by ops.cpu_release */
@@ -257,6 +261,7 @@ void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 
 	if (!taskc)
 		return;
+	prof_sync(p, taskc);
 	/* its service joins the average the lag is measured against */
 	svc_sum_set(taskc, task_weight(p));
 	now = lavd_now();
@@ -277,9 +282,11 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	struct cpu_ctx *cpuc = get_cpu_ctx();
 	s32 cpu = bpf_get_smp_processor_id();
 	u64 now = lavd_now(), slice, stop;
+	u32 holder, pi;
 
 	if (!taskc || !cpuc)
 		return;
+	prof_sync(p, taskc);
 	if (debug_verifier_reject)	/* see lavd.bpf.h */
 		now += *(volatile u64 *)((char *)p + sizeof(*p) + 64);
 	taskc->last_running_clk = now;
@@ -301,9 +308,12 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	cpuc->running_slice = slice;
 	cpuc->running_pid = (u32)p->pid;
 	cpuc->preempt_by = 0;
+	holder = prof_holder(taskc);
 	cpuc->running_flags = CPUF_RUNNING | (taskc->slice_boosted ? CPUF_BOOSTED : 0) |
-			      ((taskc->holder & LAVD_HOLDER) ? CPUF_HOLDER : 0) |
+			      ((holder & LAVD_HOLDER) ? CPUF_HOLDER : 0) |
 			      (taskc->greedy ? CPUF_GREEDY : 0) |
+			      (has_prof(taskc) && !(taskc->kn.flags & LAVD_KN_EVICTABLE) ?
+			       CPUF_NOEVICT : 0) |
 			      (cpuc->running_flags & CPUF_RT);
 	/* 0 would mean claimed by an eviction */
 	WRITE_ONCE(cpuc->running_stop_clk, stop ? stop : 1);
@@ -313,6 +323,10 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 		cpuc->max_lat_cri = taskc->lat_cri;
 	if (taskc->lat_cri >= READ_ONCE(lat_cri_thresh))
 		cpuc->nr_lat_cri++;
+	/* which profile's tasks run, for the statistics line */
+	pi = taskc->prof;
+	if (game_profiles && pi < LAVD_MAX_PROFILES)
+		cpuc->prof_sched[pi]++;
 	energy_running(p, taskc, cpuc, cpu);
 }
 

@@ -21,6 +21,7 @@
 #include "intf.h"
 #include "policy.h"
 #include "energy.h"
+#include "knobs.h"
 
 #define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -93,6 +94,9 @@ const volatile bool verbose;
  * branch, since read-only globals are known at load time.
  */
 const volatile bool debug_verifier_reject;
+/* game profiles were given: the per-task knob paths exist at all (the
+ * verifier drops them otherwise, so lavd without profiles pays nothing) */
+const volatile bool game_profiles;
 
 /*
  * Debug knob for fault injection (vm-test phase 4): while non-zero,
@@ -154,6 +158,11 @@ struct task_ctx {
 	u64 dem_since;		/* runnable since (0: not runnable) */
 	u32 perf_cri;
 	u32 last_cpu;		/* CPU of its last run + 1 (0: none yet) */
+	/* game profile (gameprof.bpf.h): index (0: none) and knobs, copied
+	 * from its process's entry at generation prof_seen */
+	u32 prof;
+	u32 prof_seen;
+	struct lavd_knobs kn;
 };
 
 struct {
@@ -228,6 +237,7 @@ struct cpu_ctx {
 	u64 util, util_avg;
 	u32 perf_want, perf_cur;
 	bool running_heavy;	/* the task running here is heavy */
+	u64 prof_sched[LAVD_MAX_PROFILES];	/* schedules per game profile */
 };
 
 #define CPUF_RUNNING	(1u << 0)	/* one of lavd's tasks runs here */
@@ -235,6 +245,7 @@ struct cpu_ctx {
 #define CPUF_BOOSTED	(1u << 2)	/* ... with a boosted slice */
 #define CPUF_RT		(1u << 3)	/* an RT/DL task took this CPU */
 #define CPUF_GREEDY	(1u << 4)	/* ... greedy (more service than its share) */
+#define CPUF_NOEVICT	(1u << 5)	/* ... and its profile says: never a victim */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -264,6 +275,7 @@ u64 avg_svc_last;	/* last average, kept while nothing is runnable */
 u64 sys_slice = LAVD_SLICE_MAX_DFL;	/* recomputed by the timer */
 u64 lat_cri_thresh;	/* "latency-critical" threshold (running average) */
 u64 lat_cri_preempt;	/* preemption threshold (policy.h lavd_preempt_thresh) */
+u64 lat_cri_max_avg;	/* running average of each interval's largest lat_cri */
 u64 nr_queued_last;	/* queued tasks at the last timer tick */
 bool sys_room;		/* slice boost: the system has room (timer) */
 u64 util_pct_last;	/* CPU utilisation of the last interval, % */

@@ -249,6 +249,7 @@ static int open_configured(struct lavd_loader *ld, bool want_fexit)
 	set_topology(ld->skel, &ld->topo);
 	set_options(ld);
 	set_kernel_features(ld, want_fexit);
+	lavd_game_configure(&ld->game, ld->skel);
 	return 0;
 }
 
@@ -373,6 +374,7 @@ void lavd_unload(struct lavd_loader *ld)
 	if (ld->link)
 		bpf_link__destroy(ld->link);
 	ld->link = NULL;
+	lavd_game_stop(&ld->game);
 	lavd_futex_detach(&ld->futex);
 	ld->futex.nr = 0;
 	lavd__destroy(ld->skel);
@@ -496,7 +498,12 @@ static void run_due(struct lavd_loader *ld, struct run_clock *rc, double t)
 	}
 	if (o->stats_s > 0 && t >= rc->next_stats) {
 		if (lavd_read_stats(bpf_map__fd(ld->skel->maps.lavd_stats), &cur) == 0) {
-			lavd_print_stats(&rc->prev, &cur, t - rc->last_stats, t - ld->t_attach);
+			char games[512];
+
+			lavd_game_stats(&ld->game, &rc->prev, &cur, t - rc->last_stats,
+					games, sizeof(games));
+			lavd_print_stats(&rc->prev, &cur, t - rc->last_stats, t - ld->t_attach,
+					 games);
 			rc->prev = cur;
 		}
 		rc->last_stats = t;
@@ -526,6 +533,7 @@ enum lavd_cycle lavd_run(struct lavd_loader *ld)
 	while ((end = cycle_end(ld)) < 0) {
 		if (rb)
 			ring_buffer__consume(rb);
+		lavd_game_poll(&ld->game, lavd_now_s());
 		run_due(ld, &rc, lavd_now_s());
 		nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
 	}

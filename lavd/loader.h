@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "futex.h"
+#include "gamectl.h"
 #include "options.h"
 #include "topo.h"
 
@@ -41,6 +42,7 @@ struct lavd_loader {
 	int futex_path;			/* LAVD_FUTEX_* in use */
 	struct lavd_topo topo;
 	double t_attach;		/* lavd_now_s() at attach */
+	struct lavd_game game;		/* game profiles (gamectl.c) */
 };
 
 /* Exit 1 with the reason unless the kernel can take a scheduler now. */

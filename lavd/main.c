@@ -11,6 +11,8 @@
  *   options.c   the option table, parsing, --help
  *   loader.c    checks, open/configure/load/attach, the run loop, exit report
  *   futex.c     the futex lock-holder programs: fexit or tracepoints
+ *   gamectl.c   game profiles: which process follows which (procscan.c,
+ *               gameprof.c), SIGHUP reloads, their statistics
  *   monitor.c   statistics and samples of a running instance, --monitor
  *   cost.c      BPF cost figures (-v, bpf_stats_enabled, --debug-bpf-objects)
  *   bpflog.c    libbpf's messages, for the verifier log's tail
@@ -31,11 +33,18 @@
 #include "options.h"
 #include "util.h"
 
-static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t stop_sig, hup_count;
 
 static void on_signal(int sig)
 {
 	stop_sig = sig;
+}
+
+/* SIGHUP reads the game profiles again (gamectl.c); it never stops lavd */
+static void on_hup(int sig)
+{
+	(void)sig;
+	hup_count++;
 }
 
 /* One load-attach-run cycle. */
@@ -47,6 +56,7 @@ static enum lavd_cycle run_cycle(struct lavd_loader *ld, int cycle)
 		return LAVD_CYCLE_FAILED;
 	if (lavd_attach(ld, &end) == 0) {
 		lavd_print_setup(ld, cycle);
+		lavd_game_start(&ld->game);
 		end = lavd_run(ld);
 	}
 	lavd_unload(ld);
@@ -56,7 +66,9 @@ static enum lavd_cycle run_cycle(struct lavd_loader *ld, int cycle)
 int main(int argc, char **argv)
 {
 	static struct lavd_loader ld;	/* large: not on the stack */
+	static struct lavd_gp_set profiles, spare;	/* likewise */
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sh = { .sa_handler = on_hup };
 	struct lavd_opts opts;
 	enum lavd_cycle end;
 	int cycle = 0;
@@ -66,6 +78,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sh, NULL);
 	lavd_bpflog_init(opts.verbose);
 
 	if (opts.count_bpf)
@@ -74,9 +87,11 @@ int main(int argc, char **argv)
 		return lavd_monitor(&opts, &stop_sig);
 
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */
+	lavd_opts_load_profiles(&opts, &profiles);	/* ... and bad profiles */
 	lavd_need_sched_ext();
 	lavd_need_privileges();
 	lavd_loader_init(&ld, &opts, &stop_sig);
+	lavd_game_init(&ld.game, &opts, &profiles, &spare, &hup_count);
 	do {
 		end = run_cycle(&ld, cycle++);
 		if (end == LAVD_CYCLE_RESTART)

@@ -6,7 +6,8 @@
 LAVD_BPF_HDRS := lavd/lavd.bpf.h lavd/compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
 	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
-	lavd/policy.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h
+	lavd/policy.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h \
+	lavd/knobs.h lavd/gameprof.bpf.h
 $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
 
 # Loader objects go to $(BUILD)/obj/lavd/: the generic rule would put them
@@ -20,6 +21,7 @@ $(LAVD_OBJDIR)/%.o: lavd/%.c
 # report lines, options) as a library: the program and the unit tests
 # link it.
 LAVD_LIB_SRCS := lavd/topo.c lavd/kinfo.c lavd/cpdom.c lavd/power.c \
+	lavd/gameprof.c lavd/gamematch.c lavd/procscan.c \
 	lavd/report.c lavd/options.c
 LAVD_LIB := $(LAVD_OBJDIR)/liblavd.a
 $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
@@ -28,7 +30,7 @@ $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 
 # The program: the parts that talk to libbpf and the kernel.
 LAVD_BPF_SRCS := lavd/main.c lavd/loader.c lavd/futex.c lavd/monitor.c \
-	lavd/cost.c lavd/bpflog.c
+	lavd/cost.c lavd/bpflog.c lavd/gamectl.c
 LAVD_OBJS := $(LAVD_BPF_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 $(LAVD_OBJS): $(BUILD)/bpf/lavd.skel.h
 PROGRAMS += $(BUILD)/lavd
@@ -42,4 +44,5 @@ $(eval $(call gs_test,test_lavd_loader,tests/test_lavd_loader.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_features,tests/test_lavd_features.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_energy,tests/test_lavd_energy.c))
 $(eval $(call gs_test,test_lavd_domains,tests/test_lavd_domains.c $(LAVD_LIB)))
-INTEGRATION_TESTS += tests/test_lavd_cli.sh
+INTEGRATION_TESTS += tests/test_lavd_cli.sh tests/lavd_profiles.sh
+$(eval $(call gs_test,test_lavd_profiles,tests/test_lavd_profiles.c $(LAVD_LIB)))

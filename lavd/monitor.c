@@ -9,6 +9,7 @@
 
 #include <bpf/bpf.h>
 
+#include "gamectl.h"
 #include "loader.h"
 #include "report.h"
 #include "sysinfo.h"
@@ -37,13 +38,14 @@ int lavd_read_stats(int fd, struct lavd_stats *st)
 }
 
 void lavd_print_stats(const struct lavd_stats *prev, const struct lavd_stats *cur,
-		      double secs, double since)
+		      double secs, double since, const char *extra)
 {
 	char line[512], energy[512];
 
 	lavd_stats_line(line, sizeof(line), prev, cur, secs);
 	lavd_energy_line(energy, sizeof(energy), prev, cur, secs, cur->have_little);
-	printf("[%7.1fs] %s | %s\n", since, line, energy);
+	printf("[%7.1fs] %s | %s%s%s\n", since, line, energy,
+	       extra && extra[0] ? " | " : "", extra ? extra : "");
 	fflush(stdout);
 }
 
@@ -161,11 +163,14 @@ int lavd_monitor(const struct lavd_opts *opts, const volatile sig_atomic_t *stop
 {
 	struct lavd_stats prev, cur;
 	struct ring_buffer *rb = NULL;
-	char ops[128], state[64];
+	char ops[128], state[64], games[512];
 	double t0, last, next;
-	int fd, ctl_fd = -1;
+	int fd, ctl_fd = -1, tgid_fd, knob_fd;
 
 	fd = monitor_attach(&prev);
+	/* its game profiles, when it has them (gamectl.c) */
+	tgid_fd = find_map(LAVD_PROF_TGID_MAP, sizeof(struct lavd_prof_tgid), BPF_F_RDONLY);
+	knob_fd = find_map(LAVD_PROF_KNOB_MAP, sizeof(struct lavd_prof_info), BPF_F_RDONLY);
 	printf("lavd: monitoring the running instance every %.1fs (read-only%s)\n",
 	       opts->monitor_s, opts->samples ? "; sampling its decisions" : "");
 	fflush(stdout);
@@ -196,7 +201,9 @@ int lavd_monitor(const struct lavd_opts *opts, const volatile sig_atomic_t *stop
 			       state : "disabled");
 			break;
 		}
-		lavd_print_stats(&prev, &cur, t - last, t - t0);
+		lavd_game_monitor_stats(tgid_fd, knob_fd, &prev, &cur, t - last,
+					games, sizeof(games));
+		lavd_print_stats(&prev, &cur, t - last, t - t0, games);
 		prev = cur;
 		last = t;
 	}
@@ -205,6 +212,10 @@ int lavd_monitor(const struct lavd_opts *opts, const volatile sig_atomic_t *stop
 		ring_buffer__free(rb);
 	}
 	monitor_release_samples(ctl_fd);
+	if (tgid_fd >= 0)
+		close(tgid_fd);
+	if (knob_fd >= 0)
+		close(knob_fd);
 	close(fd);
 	return EXIT_OK;
 }

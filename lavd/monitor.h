@@ -25,9 +25,10 @@ double lavd_now_s(void);
  */
 int lavd_read_stats(int fd, struct lavd_stats *st);
 
-/* The --stats line for prev -> cur (secs apart), since seconds into the run. */
+/* The --stats line for prev -> cur (secs apart), since seconds into the
+ * run; extra (the game profiles part) follows when not empty. */
 void lavd_print_stats(const struct lavd_stats *prev, const struct lavd_stats *cur,
-		      double secs, double since);
+		      double secs, double since, const char *extra);
 
 /*
  * A reader of the samples ring buffer rb_fd that prints each sample, its

@@ -38,6 +38,9 @@ enum opt_id {
 	ID_POWERSAVE,
 	ID_AUTOPILOT,
 	ID_AUTOPOWER,
+	ID_GAME_DIR,
+	ID_GAME_FILE,
+	ID_MATCH_PATH,
 };
 
 struct opt_spec {
@@ -64,6 +67,7 @@ static const struct lavd_opts defaults = {
 	.preempt_shift = LAVD_PREEMPT_SHIFT_DFL,
 	.pinned_slice_us = 5000,
 	.power_mode = LAVD_PM_AUTO,
+	.match_scan_ms = 1000,
 	.sysfs = "/sys",
 	.stall_after_s = -1,
 };
@@ -161,6 +165,21 @@ static const struct opt_spec specs[] = {
 	/* exits 0 */
 	{ "help", 'h', NULL, SPECIAL(ID_HELP),
 	  .help = "this help" },
+	/* gameprof.c reads them all before loading; gamectl.c applies them */
+	{ "game-profiles", 0, "DIR", SPECIAL(ID_GAME_DIR), .loads = true,
+	  .section = "game profiles (docs/lavd.md)",
+	  .help = "load the profiles DIR/*.conf; a process follows\n"
+		  "the first that matches it (repeatable, in order);\n"
+		  "SIGHUP reads them again" },
+	/* one file, as --game-profiles does for each of a directory's */
+	{ "game-profile", 0, "FILE", SPECIAL(ID_GAME_FILE), .loads = true,
+	  .help = "load one profile file (repeatable)" },
+	/* procscan.c: the fallback's period and the exit sweep's */
+	{ "match-scan-ms", 0, "MS", OPT_U64, FIELD(match_scan_ms), RANGE(50, 60000),
+	  .loads = true, .show_default = true,
+	  .help = "how often /proc is scanned for processes when\n"
+		  "no exec and rename events are available, and\n"
+		  "exited processes are forgotten" },
 	/* ops.timeout_ms; 0 leaves the kernel's */
 	{ "watchdog-ms", 0, "MS", OPT_U64, FIELD(watchdog_ms), RANGE(100, 600000),
 	  .loads = true, .section = "debugging",
@@ -192,6 +211,10 @@ static const struct opt_spec specs[] = {
 	{ "debug-futex-path", 0, "fexit|tracepoint", SPECIAL(ID_FUTEX_PATH),
 	  .loads = true,
 	  .help = "force the futex attach path" },
+	/* measurements of either way of noticing processes (gamectl.c) */
+	{ "debug-match-path", 0, "events|scan", SPECIAL(ID_MATCH_PATH), .loads = true,
+	  .help = "notice new processes by exec and rename\n"
+		  "tracepoints (events) or by scanning /proc (scan)" },
 	/* --autopower tests without a platform profile */
 	{ "power-profile-file", 0, "FILE", OPT_STRING, FIELD(profile_file), .loads = true,
 	  .help = "--autopower reads FILE as the platform\n"
@@ -295,6 +318,20 @@ static void parse_special(struct lavd_opts *o, const struct opt_spec *s,
 		/* fexit is what lavd tries first anyway */
 		o->futex_tracepoint = !strcmp(arg, "tracepoint");
 		break;
+	case ID_MATCH_PATH:
+		if (strcmp(arg, "events") && strcmp(arg, "scan"))
+			gs_die(EXIT_USAGE, "option --debug-match-path: expected "
+			       "events or scan, got '%s'", arg);
+		o->match_scan = !strcmp(arg, "scan");
+		break;
+	case ID_GAME_DIR:
+	case ID_GAME_FILE:
+		if (o->nr_gp_paths == LAVD_GP_MAX_PATHS)
+			gs_die(EXIT_USAGE, "option --%s: at most %d profile paths",
+			       s->name, LAVD_GP_MAX_PATHS);
+		o->gp_paths[o->nr_gp_paths++] = (struct lavd_gp_path){
+			arg, s->id == ID_GAME_DIR };
+		break;
 	default:
 		parse_power_mode(o, s->id, given);
 		break;
@@ -382,9 +419,29 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 		       "--slice-min-us %llu is larger than --slice-max-us %llu",
 		       (unsigned long long)o->slice_min_us,
 		       (unsigned long long)o->slice_max_us);
+	if (o->match_scan && !o->nr_gp_paths)
+		gs_die(EXIT_USAGE, "--debug-match-path needs --game-profiles or "
+		       "--game-profile");
 	if (o->monitor_s > 0 && sched_opt)
 		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler "
 		       "options (got --%s)", sched_opt);
+}
+
+bool lavd_opts_is_option(const char *name)
+{
+	for (size_t i = 0; i < NR_SPECS; i++)
+		if (!strcmp(specs[i].name, name))
+			return true;
+	return false;
+}
+
+void lavd_opts_load_profiles(const struct lavd_opts *o, struct lavd_gp_set *set)
+{
+	char err[1200];
+
+	if (o->nr_gp_paths && lavd_gp_load(o->gp_paths, o->nr_gp_paths, o, set,
+					   err, sizeof(err)))
+		gs_die(EXIT_USAGE, "%s", err);
 }
 
 int lavd_opts_topology(const struct lavd_opts *o, struct lavd_topo *t,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gameprof.h"
 #include "topo.h"
 
 struct lavd_opts {
@@ -32,6 +33,11 @@ struct lavd_opts {
 	const char *sysfs;		/* --sysfs-root, "/sys" by default */
 	const char *topology;		/* --topology FILE */
 	const char *profile_file;	/* --power-profile-file FILE (tests) */
+	/* game profiles (gameprof.h), in the order given */
+	struct lavd_gp_path gp_paths[LAVD_GP_MAX_PATHS];
+	int nr_gp_paths;
+	uint64_t match_scan_ms;		/* /proc scan period, and the sweep's */
+	bool match_scan;		/* --debug-match-path scan */
 	/* what lavd does while it runs */
 	double stats_s;			/* 0: no statistics lines */
 	double monitor_s;		/* > 0: watch a running instance instead */
@@ -55,6 +61,15 @@ void lavd_opts_parse(struct lavd_opts *opts, int argc, char **argv);
  * power profile file and the --topology file. Exits 2 on bad input.
  */
 void lavd_opts_check_load(const struct lavd_opts *opts);
+
+/*
+ * Reads and checks every game profile (--game-profiles, --game-profile)
+ * into set, before anything is loaded. Exits 2 naming file and line.
+ */
+void lavd_opts_load_profiles(const struct lavd_opts *opts, struct lavd_gp_set *set);
+
+/* Is name one of lavd's options (without "--")? Profiles refuse those. */
+bool lavd_opts_is_option(const char *name);
 
 /*
  * The topology lavd runs on: sysfs (under opts->sysfs), then the

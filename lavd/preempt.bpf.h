@@ -7,7 +7,9 @@
  * starting point, until two candidates qualify ("power of two choices").
  * A CPU qualifies when it runs one of lavd's tasks (never an idle CPU or
  * one an RT/DL task holds) that is not a probable futex holder and is
- * less critical than the wakee and expected to stop later than it.
+ * less critical than the wakee and expected to stop later than it. A game
+ * profile may switch a task's preemption off, give it its own threshold
+ * (preempt-shift) or make its runs never a victim (evictable off).
  *
  * Our decisions, where the reference differs (docs/lavd.md):
  *   - of the two candidates we evict the *less* critical one, the
@@ -23,7 +25,7 @@
  * A victim is claimed with a compare-and-swap of its estimated stop time
  * (set to 0), so two wakees never evict the same run.
  *
- * Needs: lavd.bpf.h only.
+ * Needs: lavd.bpf.h, gameprof.bpf.h (the task's knobs).
  */
 #ifndef LAVD_PREEMPT_BPF_H
 #define LAVD_PREEMPT_BPF_H
@@ -47,7 +49,7 @@ static __always_inline bool victim_ok(s32 cpu, u64 lc, u64 stop, bool greedy_onl
 	if (!c)
 		return false;
 	flags = READ_ONCE(c->running_flags);
-	if (!(flags & CPUF_RUNNING) || (flags & CPUF_RT) ||
+	if (!(flags & CPUF_RUNNING) || (flags & (CPUF_RT | CPUF_NOEVICT)) ||
 	    (greedy_only && !(flags & CPUF_GREEDY)))
 		return false;
 	vlc = READ_ONCE(c->running_lat_cri);
@@ -116,10 +118,15 @@ static __always_inline bool try_preempt(struct task_struct *p,
 	enum lavd_evict_scope scope;
 	bool greedy_only;
 
-	if (no_preemption)
+	if (has_prof(taskc))	/* a game profile: its own switch and threshold */
+		scope = lavd_knob_evict_scope(taskc->greedy, lc,
+					      READ_ONCE(lat_cri_max_avg),
+					      READ_ONCE(lat_cri_thresh), &taskc->kn);
+	else if (no_preemption)
 		return false;
-	scope = lavd_evict_scope(taskc->greedy, lc, READ_ONCE(lat_cri_preempt),
-				 greedy_preempt);
+	else
+		scope = lavd_evict_scope(taskc->greedy, lc, READ_ONCE(lat_cri_preempt),
+					 greedy_preempt);
 	if (scope == LAVD_EVICT_NONE)
 		return false;
 	greedy_only = scope == LAVD_EVICT_GREEDY;

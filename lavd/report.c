@@ -22,6 +22,8 @@ const char *lavd_futex_path_str(__u64 path)
 	}
 }
 
+static void comm_copy(char *dst, const char *src);
+
 static double rate(__u64 n, double secs)
 {
 	return secs > 0 ? (double)n / secs : 0.0;
@@ -69,6 +71,38 @@ void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 		 (unsigned long long)(cur->nr_reenq - prev->nr_reenq),
 		 (unsigned long long)(cur->nr_steal - prev->nr_steal),
 		 (unsigned long long)(cur->nr_keep - prev->nr_keep));
+}
+
+void lavd_profiles_line(char *buf, size_t len, int nloaded,
+			const struct lavd_prof_row *rows, int nrows, double secs)
+{
+	size_t off;
+	int nproc = 0;
+
+	for (int i = 0; i < nrows; i++)
+		nproc += rows[i].nproc;
+	off = (size_t)snprintf(buf, len, "profiles %d matched %d", nloaded, nproc);
+	for (int i = 0, first = 1; i < nrows && off < len; i++) {
+		const struct lavd_prof_row *r = &rows[i];
+		int shown = r->nproc < LAVD_PROF_ROW_PIDS ? r->nproc : LAVD_PROF_ROW_PIDS;
+		char comm[16];
+
+		if (!r->nproc)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s %s [", first ? ":" : ";",
+					r->name);
+		first = 0;
+		for (int k = 0; k < shown && off < len; k++) {
+			comm_copy(comm, r->comm[k]);
+			off += (size_t)snprintf(buf + off, len - off, "%s%s:%d",
+						k ? " " : "", comm, r->pid[k]);
+		}
+		if (r->nproc > shown && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " +%d", r->nproc - shown);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "] sched/s %.0f",
+						rate(r->sched, secs));
+	}
 }
 
 const char *lavd_power_mode_str(__u64 mode)

@@ -45,6 +45,28 @@ void lavd_stats_line(char *buf, size_t len, const struct lavd_stats *prev,
 void lavd_energy_line(char *buf, size_t len, const struct lavd_stats *prev,
 		      const struct lavd_stats *cur, double secs, bool have_little);
 
+/* One game profile's part of the statistics line: its processes (up to
+ * LAVD_PROF_ROW_PIDS named) and its tasks' schedules in the interval. */
+#define LAVD_PROF_ROW_PIDS	3
+struct lavd_prof_row {
+	char name[LAVD_PROF_NAME_LEN];
+	int nproc;
+	int pid[LAVD_PROF_ROW_PIDS];
+	char comm[LAVD_PROF_ROW_PIDS][16];
+	__u64 sched;		/* schedules of its tasks in the interval */
+};
+
+/*
+ * The game profiles part of the statistics line: how many profiles are
+ * loaded and how many processes follow one, then each profile that has
+ * processes, with up to three of them and its tasks' schedules per
+ * second. E.g.
+ *   profiles 5 matched 2: unreal [framebench:812] sched/s 830;
+ *   proton [ProtonGame.exe:901 wineserver:899] sched/s 412
+ */
+void lavd_profiles_line(char *buf, size_t len, int nloaded,
+			const struct lavd_prof_row *rows, int nrows, double secs);
+
 /* "powersave", "balanced", "performance" for LAVD_PM_*. */
 const char *lavd_power_mode_str(__u64 mode);
 

@@ -14,7 +14,7 @@
  * CPU it actually got, as the pinned cap depends on that CPU.
  * Arithmetic: policy.h (lavd_task_slice, lavd_pinned_cap, lavd_cut_slice).
  *
- * Needs: lavd.bpf.h only.
+ * Needs: lavd.bpf.h, gameprof.bpf.h (the task's knobs).
  */
 #ifndef LAVD_SLICE_BPF_H
 #define LAVD_SLICE_BPF_H
@@ -37,12 +37,28 @@ static __always_inline u64 slice_for_run(struct task_struct *p,
 	u64 sys = READ_ONCE(sys_slice), s, capped;
 	bool boosted;
 
-	s = lavd_task_slice(sys, taskc->avg_runtime, taskc->lat_cri,
-			    READ_ONCE(avg_lat_cri_last), READ_ONCE(sys_room),
-			    !no_slice_boost, &boosted);
-	if (lavd_greedy_slice(s, taskc->greedy, greedy_slice_ns) < s) {
-		s = greedy_slice_ns;
-		boosted = false;
+	if (has_prof(taskc)) {
+		/* a game profile: its scale, bounds, boost and greedy cap */
+		struct kn_slice_args a = {
+			.sys_slice = sys,
+			.avg_runtime = taskc->avg_runtime,
+			.lat_cri = taskc->lat_cri,
+			.avg_lat_cri = READ_ONCE(avg_lat_cri_last),
+			.room = READ_ONCE(sys_room),
+			.greedy = taskc->greedy,
+		};
+
+		__builtin_memcpy(&a.kn, &taskc->kn, sizeof(a.kn));
+		s = kn_slice(&a);
+		boosted = a.boosted;
+	} else {
+		s = lavd_task_slice(sys, taskc->avg_runtime, taskc->lat_cri,
+				    READ_ONCE(avg_lat_cri_last), READ_ONCE(sys_room),
+				    !no_slice_boost, &boosted);
+		if (lavd_greedy_slice(s, taskc->greedy, greedy_slice_ns) < s) {
+			s = greedy_slice_ns;
+			boosted = false;
+		}
 	}
 	capped = lavd_pinned_cap(s, nr_pinned_waiting(cpu), pinned_slice_ns);
 	if (capped < s) {
@@ -133,7 +149,10 @@ static __always_inline bool extend_holder(struct task_struct *prev,
 	if (no_futex_boost || !prev || !(prev->scx.flags & SCX_TASK_QUEUED))
 		return false;
 	taskc = get_task_ctx(prev);
-	if (!taskc || !lavd_holder_may_extend(taskc->holder))
+	if (!taskc)
+		return false;
+	/* a profile with futex-boost off: no extension */
+	if (!lavd_holder_may_extend(prof_holder(taskc)))
 		return false;
 	taskc->holder = lavd_holder_next(taskc->holder, LAVD_HEV_EXTEND);
 	lavd_set_slice(prev, READ_ONCE(sys_slice));

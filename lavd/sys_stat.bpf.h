@@ -9,7 +9,7 @@
  * and publishes the record `lavd --stats` / `lavd --monitor` print (map
  * lavd_stats). Runs in softirq context on whichever CPU armed it last.
  *
- * Needs: lavd.bpf.h; lat_cri.bpf.h (avg_svc); slice.bpf.h
+ * Needs: lavd.bpf.h; gameprof.bpf.h (prof_gen); lat_cri.bpf.h (avg_svc); slice.bpf.h
  * (avg_lat_cri_last, nr_pinned_waiting, shrink_boosted_cpu); power.bpf.h
  * (energy_tick, energy_publish_mask, nr_active_cpus); sample.bpf.h
  * (sample_rate_update).
@@ -107,6 +107,9 @@ static long sum_cpu(u64 cpu, void *data)
 	st->nr_pinned_cap += c->nr_pinned_cap;
 	st->nr_samples_lost += c->nr_samples_lost;
 	st->nr_keep += c->nr_keep;
+	if (game_profiles)
+		for (int i = 0; i < LAVD_MAX_PROFILES; i++)
+			st->prof_sched[i] += c->prof_sched[i];
 	s->busy += cpu_busy_at(c, s->clk);
 	return 0;
 }
@@ -148,6 +151,9 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->nr_holder_ext = st->nr_holder_boost = st->nr_slice_boost = 0;
 	st->nr_slice_shrink = st->nr_pinned = st->nr_pinned_cap = 0;
 	st->nr_samples_lost = st->nr_keep = 0;
+	if (game_profiles)
+		for (int i = 0; i < LAVD_MAX_PROFILES; i++)
+			st->prof_sched[i] = 0;
 	s.st = st;
 	s.clk = lavd_now();
 	bpf_loop(nr_cpu_ids, sum_cpu, &s, 0);
@@ -168,6 +174,8 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 			   lavd_ewma(lat_cri_thresh, avg) : avg);
 		max_lat_cri_ewma = max_lat_cri_ewma ?
 				   lavd_ewma(max_lat_cri_ewma, s.max_lc) : s.max_lc;
+		/* profiles with their own preempt-shift start from it */
+		WRITE_ONCE(lat_cri_max_avg, max_lat_cri_ewma);
 		WRITE_ONCE(lat_cri_preempt,
 			   lavd_preempt_thresh(max_lat_cri_ewma, lat_cri_thresh,
 					       preempt_shift));
@@ -229,6 +237,8 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	st->nr_runnable = rq_nr;
 	st->nr_sched = s.sched;
 	st->sum_lat_cri = s.sum_lc;
+	st->prof_gen = READ_ONCE(prof_gen);
+	st->nr_proc_ev_lost = READ_ONCE(nr_proc_ev_lost);
 	energy_publish_mask(st);
 	/* published: seq, then seq_end, even again */
 	__sync_fetch_and_add(&st->seq, 1);
