@@ -29,7 +29,7 @@ _gamesuite()
 	local i w suite=
 	COMPREPLY=()
 	if [[ $COMP_CWORD -eq 1 ]]; then
-		COMPREPLY=($(compgen -W 'run check --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W 'run check tune --help --version' -- "$cur"))
 		return
 	fi
 	# the SUITE: the first word after the command that is neither an

@@ -17,6 +17,7 @@
 #include "proc.h"
 #include "runner.h"
 #include "suite.h"
+#include "tune.h"
 #include "util.h"
 #include "workload.h"
 
@@ -124,6 +125,8 @@ static void usage(FILE *f)
 "usage: gamesuite run SUITE --sched CMD [--sched CMD]... [options]\n"
 "       gamesuite check SUITE      parse a suite file, show its plan, and have\n"
 "                                  each workload check its invocation\n"
+"       gamesuite tune ...         search lavd's game-profile knobs for one\n"
+"                                  workload (gamesuite tune --help)\n"
 "       gamesuite --help | --version\n"
 "\n"
 "Runs each workload of SUITE under every scheduler, interleaved (A B C A B C\n"
@@ -318,8 +321,8 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 	if (!strcmp(argv[1], "--version"))
 		print_version();
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
-		gs_die(EXIT_USAGE, "unknown command '%s' (expected run or "
-		       "check; see --help)", argv[1]);
+		gs_die(EXIT_USAGE, "unknown command '%s' (expected run, check "
+		       "or tune; see --help)", argv[1]);
 	cli->check = !strcmp(argv[1], "check");
 
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
@@ -504,6 +507,8 @@ int main(int argc, char **argv)
 	int rc = EXIT_OK;
 
 	gs_set_prog(argv[0]);
+	if (argc >= 2 && !strcmp(argv[1], "tune"))
+		return gsu_tune_main(argc, argv);	/* tune.c */
 	parse_command_line(argc, argv, &cli, &r);
 	load_suite(&cli, &suite, &r);
 	unique_labels(&r);

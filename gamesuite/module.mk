@@ -7,7 +7,7 @@
 GAMESUITE_SRCS := gamesuite/suite.c gamesuite/proc.c gamesuite/sched.c \
 	gamesuite/machine.c gamesuite/workload.c gamesuite/runner.c \
 	gamesuite/verdict.c gamesuite/out_text.c gamesuite/out_json.c \
-	gamesuite/out_html.c
+	gamesuite/out_html.c gamesuite/tune.c gamesuite/tune_write.c
 GAMESUITE_OBJS := $(GAMESUITE_SRCS:gamesuite/%.c=$(BUILD)/obj/gamesuite/%.o)
 GAMESUITE_LIB := $(BUILD)/obj/gamesuite/libgamesuite.a
 
@@ -30,7 +30,7 @@ $(eval $(call gs_test,test_gamesuite,tests/test_gamesuite.c $(GAMESUITE_LIB)))
 $(eval $(call gs_test,test_gamesuite_verdict,tests/test_gamesuite_verdict.c $(GAMESUITE_LIB)))
 
 # Integration tests (short runs; framebench parts skip until it is built).
-INTEGRATION_TESTS += tests/gamesuite_cli.sh
+INTEGRATION_TESTS += tests/gamesuite_cli.sh tests/gamesuite_tune.sh
 
 # gamesuite inside the sched_ext VM (vm/plans/gamesuite-demo.sh): the kernel
 # default vs lavd and a lavd ablation, interleaved in one boot; the reports

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gamesuite tune (tune.h): the command line, the stages of the search and
+ * the final comparison, all through the suite's runner (runner.c), so
+ * runs are interleaved, checked for the right scheduler and for a quiet
+ * machine, and Ctrl-C stops at once and unloads.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "runner.h"
+#include "suite.h"
+#include "tune.h"
+#include "util.h"
+#include "outfmt.h"
+#include "workload.h"
+
+enum {
+	T_ONLY = 256, T_FRAMEBENCH, T_BG, T_LAVD, T_OPS, T_KNOB, T_MATCH, T_NAME,
+	T_METRIC, T_ROUNDS, T_ETA, T_FINAL, T_DURATION, T_COOLDOWN, T_WORKDIR,
+	T_SCXROOT, T_LOAD_TIMEOUT, T_STOP_TIMEOUT, T_SETTLE, T_MAX_OTHER,
+	T_MAX_BUSY, T_PROBE,
+};
+
+static const struct option topts[] = {
+	{ "only", required_argument, NULL, T_ONLY },
+	{ "framebench", required_argument, NULL, T_FRAMEBENCH },
+	{ "bg", required_argument, NULL, T_BG },
+	{ "lavd", required_argument, NULL, T_LAVD },
+	{ "ops", required_argument, NULL, T_OPS },
+	{ "knob", required_argument, NULL, T_KNOB },
+	{ "match", required_argument, NULL, T_MATCH },
+	{ "name", required_argument, NULL, T_NAME },
+	{ "metric", required_argument, NULL, T_METRIC },
+	{ "rounds", required_argument, NULL, T_ROUNDS },
+	{ "eta", required_argument, NULL, T_ETA },
+	{ "final-rounds", required_argument, NULL, T_FINAL },
+	{ "duration", required_argument, NULL, T_DURATION },
+	{ "cooldown", required_argument, NULL, T_COOLDOWN },
+	{ "output", required_argument, NULL, 'o' },
+	{ "workdir", required_argument, NULL, T_WORKDIR },
+	{ "sched-ext-root", required_argument, NULL, T_SCXROOT },
+	{ "load-timeout", required_argument, NULL, T_LOAD_TIMEOUT },
+	{ "stop-timeout", required_argument, NULL, T_STOP_TIMEOUT },
+	{ "settle", required_argument, NULL, T_SETTLE },
+	{ "max-other-cpu", required_argument, NULL, T_MAX_OTHER },
+	{ "max-busy", required_argument, NULL, T_MAX_BUSY },
+	{ "probe-factor", required_argument, NULL, T_PROBE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char tune_usage[] =
+"usage: gamesuite tune (SUITE --only NAME | --framebench PROFILE) -o FILE [options]\n"
+"Searches lavd's game-profile knobs for one workload and writes the best set\n"
+"as a game profile whose comments hold the evidence (docs/gamesuite.md).\n"
+"\n"
+"  SUITE --only NAME    the workload NAME of a suite file (any kind)\n"
+"  --framebench PROFILE a framebench workload (with --bg, default hogs:2)\n"
+"  --bg PATTERN         framebench's background load (repeatable)\n"
+"  -o, --output FILE    the profile to write (required)\n"
+"  --lavd CMD           lavd's command (default: lavd); candidates add\n"
+"                       --game-profile FILE to it\n"
+"  --ops NAME           the sched_ext ops name it shows (default: its program)\n"
+"  --knob KEY=V1,V2,..  a knob and the values to try (repeatable; default\n"
+"                       lat-cri-boost=0,128,512 and slice-scale=50,100,200)\n"
+"  --match RULE         the profile's match line, e.g. 'thread GameThread'\n"
+"                       (repeatable; framebench default: exe */framebench)\n"
+"  --name NAME          the profile's name (default tuned-WORKLOAD)\n"
+"  --metric NAME        what to improve (default low1_percentile_fps, else the\n"
+"                       workload kind's first metric)\n"
+"  --rounds N           runs of each knob set in the first stage (1)\n"
+"  --eta N              keep the best 1/N after each stage, which then has N\n"
+"                       times the runs (3)\n"
+"  --final-rounds N     interleaved rounds of the best against the defaults (6)\n"
+"  --duration D, --cooldown D, --workdir DIR, --sched-ext-root DIR,\n"
+"  --load-timeout D, --stop-timeout D, --settle D, --max-other-cpu PCT,\n"
+"  --max-busy PCT, --probe-factor X, -q: as for gamesuite run\n"
+"\n"
+"Exit status: 0 done, 1 a run failed or interrupted (the best knob set\n"
+"measured so far is written, and says so), 2 bad usage.\n";
+
+static uint64_t dur(const char *opt, const char *arg, uint64_t min)
+{
+	return gs_opt_duration_ns(opt, arg, NSEC_PER_SEC, min, 24 * 3600 * NSEC_PER_SEC);
+}
+
+static void parse(int argc, char **argv, struct tune *t, struct gsu_settings *set)
+{
+	char err[300];
+	int c;
+
+	optind = 2;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qh", topts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(tune_usage, stdout); exit(EXIT_OK);
+		case 'q': t->quiet = true; break;
+		case 'o': t->out = optarg; break;
+		case T_ONLY: t->only = optarg; break;
+		case T_FRAMEBENCH: t->framebench = optarg; break;
+		case T_BG:
+			t->bg = realloc(t->bg, (size_t)(t->nbg + 1) * sizeof(*t->bg));
+			if (!t->bg)
+				gs_die(EXIT_RUNTIME, "out of memory");
+			t->bg[t->nbg++] = optarg;
+			break;
+		case T_LAVD: t->lavd = optarg; break;
+		case T_OPS: t->ops = optarg; break;
+		case T_KNOB:
+			if (t->nknob == TUNE_MAX_KNOBS)
+				gs_die(EXIT_USAGE, "option --knob: at most %d knobs", TUNE_MAX_KNOBS);
+			if (tune_parse_knob(optarg, &t->knob[t->nknob++], err, sizeof(err)))
+				gs_die(EXIT_USAGE, "option --knob: %s", err);
+			break;
+		case T_MATCH:
+			if (t->nmatch == TUNE_MAX_MATCH || strlen(optarg) >= sizeof(t->match[0]) ||
+			    strchr(optarg, '\n') || !strchr(optarg, ' '))
+				gs_die(EXIT_USAGE, "option --match: expected 'KIND PATTERN' "
+				       "(at most %d), got '%s'", TUNE_MAX_MATCH, optarg);
+			gs_strlcpy(t->match[t->nmatch++], optarg, sizeof(t->match[0]));
+			break;
+		case T_NAME: t->name = optarg; break;
+		case T_METRIC: t->metric_name = optarg; break;
+		case T_ROUNDS: t->rounds = (int)gs_opt_u64("--rounds", optarg, 1, 20); break;
+		case T_ETA: t->eta = (int)gs_opt_u64("--eta", optarg, 2, 8); break;
+		case T_FINAL:
+			t->final_rounds = (int)gs_opt_u64("--final-rounds", optarg, 2, 100);
+			break;
+		case T_DURATION: t->duration_ns = dur("--duration", optarg, 100 * NSEC_PER_MSEC); break;
+		case T_COOLDOWN: t->cooldown_ns = dur("--cooldown", optarg, 0) + 1; break;
+		case T_WORKDIR: gs_strlcpy(t->workdir, optarg, sizeof(t->workdir)); break;
+		case T_SCXROOT: set->scx_root = optarg; break;
+		case T_LOAD_TIMEOUT: set->load_timeout_ns = dur("--load-timeout", optarg, NSEC_PER_MSEC); break;
+		case T_STOP_TIMEOUT: set->stop_timeout_ns = dur("--stop-timeout", optarg, NSEC_PER_MSEC); break;
+		case T_SETTLE: set->settle_ns = dur("--settle", optarg, 0); break;
+		case T_MAX_OTHER:
+			set->max_other_cpu = gs_opt_double("--max-other-cpu", optarg, 0, 100) / 100;
+			break;
+		case T_MAX_BUSY:
+			set->max_busy_before = gs_opt_double("--max-busy", optarg, 0, 100) / 100;
+			break;
+		case T_PROBE: set->probe_factor = gs_opt_double("--probe-factor", optarg, 0, 100); break;
+		default: gs_die_bad_option(c, argv);
+		}
+	}
+	if (optind < argc)
+		t->suite_path = argv[optind++];
+	if (optind < argc)
+		gs_die_extra_argument(argv[optind]);
+	if (!!t->suite_path == !!t->framebench)
+		gs_die(EXIT_USAGE, "tune: give a SUITE file with --only NAME, or --framebench PROFILE");
+	if (t->suite_path && !t->only)
+		gs_die(EXIT_USAGE, "tune: SUITE needs --only NAME (one workload is tuned)");
+	if (t->nbg && !t->framebench)
+		gs_die(EXIT_USAGE, "option --bg: with --framebench only (a suite says its own)");
+	if (!t->out)
+		gs_die(EXIT_USAGE, "tune: -o FILE is needed (the profile it writes)");
+	if (t->framebench && (!*t->framebench || strpbrk(t->framebench, " \t\n#\"")))
+		gs_die(EXIT_USAGE, "option --framebench: expected a profile name or path, got '%s'",
+		       t->framebench);
+}
+
+/* ---- the workload ---- */
+
+static int make_workdir(struct tune *t)
+{
+	const char *td = getenv("TMPDIR");
+
+	if (t->workdir[0]) {
+		if (mkdir(t->workdir, 0755) && errno != EEXIST)
+			gs_die(EXIT_RUNTIME, "cannot create %s: %s", t->workdir, strerror(errno));
+		return 0;
+	}
+	snprintf(t->workdir, sizeof(t->workdir), "%s/gamesuite-tune.XXXXXX",
+		 td && *td ? td : "/tmp");
+	if (!mkdtemp(t->workdir))
+		gs_die(EXIT_RUNTIME, "cannot create a temporary folder: %s", strerror(errno));
+	return 1;
+}
+
+/* --framebench PROFILE is a suite of one workload, written and parsed. */
+static void load_workload(struct tune *t, struct gsu_suite *su)
+{
+	char path[700], err[700];
+	const char *only = t->only;
+
+	if (t->framebench) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/tune.suite", t->workdir);
+		if (!(f = fopen(path, "w")))
+			gs_die(EXIT_RUNTIME, "cannot write %s: %s", path, strerror(errno));
+		fprintf(f, "name tune\nrepeat 1\nwarmup 0\nseed 1\nworkload tuned\n"
+			"  kind framebench\n  profile %s\n", t->framebench);
+		for (int i = 0; i < t->nbg; i++)
+			fprintf(f, "  bg %s\n", t->bg[i]);
+		if (!t->nbg)
+			fprintf(f, "  bg hogs:2\n");
+		fclose(f);
+		only = "tuned";
+	} else {
+		gs_strlcpy(path, t->suite_path, sizeof(path));
+	}
+	if (gsu_suite_load(path, su, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "%s", err);
+	if (gsu_suite_keep(su, &only, 1, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "option --only: %s", err);
+	if (t->duration_ns)
+		su->duration_ns = t->duration_ns;
+	if (t->cooldown_ns)
+		su->cooldown_ns = t->cooldown_ns - 1;
+}
+
+static void pick_metric(struct tune *t, const struct gsu_workload *w)
+{
+	const struct gsu_metric_def *defs;
+	size_t nm = gsu_kind_metrics(w->kind, &defs);
+	const char *want = t->metric_name ? t->metric_name : "low1_percentile_fps";
+
+	for (size_t m = 0; m < nm; m++)
+		if (!strcmp(defs[m].name, want) && !defs[m].informational) {
+			t->metric = (int)m;
+			t->metric_name = defs[m].name;
+			t->higher_better = defs[m].higher_better;
+			return;
+		}
+	if (t->metric_name) {
+		char list[600];
+		size_t off = 0;
+
+		for (size_t m = 0; m < nm && off < sizeof(list); m++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+						m ? ", " : "", defs[m].name);
+		gs_die(EXIT_USAGE, "option --metric: '%s' is not a metric of %s "
+		       "workloads (%s)", t->metric_name, gsu_kind_name(w->kind), list);
+	}
+	t->metric = 0;
+	t->metric_name = defs[0].name;
+	t->higher_better = defs[0].higher_better;
+}
+
+/* ---- one stage: lavd's defaults and some candidates, interleaved ---- */
+
+struct stage_out {
+	double median[TUNE_MAX_CANDS + 1];
+	int n[TUNE_MAX_CANDS + 1];
+	struct gsu_cell base, final;	/* the defaults; idx[0] against them */
+	double *values[2];		/* defaults', idx[0]'s (final only) */
+	size_t nvalues[2];
+	bool interrupted, failed;
+};
+
+static int add_sched(struct gsu_results *r, const struct tune *t, const char *cmd,
+		     const char *label)
+{
+	struct gsu_sched *s = &r->sched[r->nsched];
+	char err[600];
+
+	if (gsu_sched_init(s, cmd, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "option --lavd: %s", err);
+	gs_strlcpy(s->label, label, sizeof(s->label));
+	if (t->ops) {
+		gs_strlcpy(s->expected_ops, t->ops, sizeof(s->expected_ops));
+		s->ops_given = true;
+	}
+	r->nsched++;
+	return 0;
+}
+
+static double *copy_values(const struct gsu_cell *c, size_t *n)
+{
+	double *v = malloc((c->n + 1) * sizeof(*v));
+
+	*n = 0;
+	if (v && c->n) {
+		memcpy(v, c->values, c->n * sizeof(*v));
+		*n = c->n;
+	}
+	return v;
+}
+
+static void run_stage(const struct tune *t, struct gsu_suite *su,
+		      const struct gsu_settings *set, const int *idx, int n,
+		      int rounds, const char *dir, struct stage_out *o)
+{
+	static struct gsu_results r;
+	static struct gsu_table tab;
+	char cmd[1200], label[32];
+
+	memset(o, 0, sizeof(*o));
+	memset(&r, 0, sizeof(r));
+	memset(&tab, 0, sizeof(tab));
+	su->repeat = rounds;
+	su->warmup = 0;
+	r.set = *set;
+	r.sched = calloc((size_t)n + 1, sizeof(*r.sched));
+	if (!r.sched)
+		gs_die(EXIT_RUNTIME, "out of memory");
+	add_sched(&r, t, t->lavd, "defaults");
+	for (int i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "%s --game-profile '%s'", t->lavd,
+			 t->cand[idx[i]].path);
+		snprintf(label, sizeof(label), "tune-%d", idx[i] + 1);
+		add_sched(&r, t, cmd, label);
+	}
+	r.suite = su;
+	/* each stage's runs in a folder of their own (run numbers restart) */
+	snprintf(r.workdir, sizeof(r.workdir), "%s/%s", t->workdir, dir);
+	if (mkdir(r.workdir, 0755) && errno != EEXIST)
+		gs_die(EXIT_RUNTIME, "cannot create %s: %s", r.workdir, strerror(errno));
+	gsu_prepare(&r);
+	for (int s = 0; s < r.nsched; s++)
+		if (r.sched[s].status != GSU_SCHED_OK) {
+			gs_warn("tune: %s: %s", r.sched[s].label, r.sched[s].note);
+			o->failed = true;
+		}
+	if (!su->w[0].available) {
+		gs_warn("tune: workload %s: %s", su->w[0].name, su->w[0].skip_reason);
+		o->failed = true;
+	}
+	if (!o->failed) {
+		gsu_run_suite(&r, t->quiet ? NULL : stderr);
+		o->interrupted = r.interrupted;
+		o->failed = gsu_exit_status(&r) != EXIT_OK && !r.interrupted;
+		if (gsu_table_build(&r, &tab))
+			gs_die(EXIT_RUNTIME, "out of memory");
+		for (int s = 0; s < r.nsched; s++) {
+			struct gsu_cell *c = gsu_table_cell(&tab, 0, t->metric, s);
+
+			o->median[s] = c->median;
+			o->n[s] = (int)c->n;
+		}
+		if (r.nsched == 2) {
+			o->base = *gsu_table_cell(&tab, 0, t->metric, 0);
+			o->base.values = NULL;
+			o->final = *gsu_table_cell(&tab, 0, t->metric, 1);
+			o->values[0] = copy_values(gsu_table_cell(&tab, 0, t->metric, 0),
+						   &o->nvalues[0]);
+			o->values[1] = copy_values(gsu_table_cell(&tab, 0, t->metric, 1),
+						   &o->nvalues[1]);
+			o->final.values = NULL;
+		}
+		gsu_table_free(&tab);
+	}
+	gsu_results_free_runs(&r);
+	for (int s = 0; s < r.nsched; s++)
+		gsu_sched_free(&r.sched[s]);
+	free(r.sched);
+}
+
+/* better(a, b): a's median beats b's (a measured one beats an unmeasured) */
+static bool better(const struct tune *t, double a, double b)
+{
+	if (isnan(a))
+		return false;
+	if (isnan(b))
+		return true;
+	return t->higher_better ? a > b : a < b;
+}
+
+static void print_stage(const struct tune *t, int s, const int *idx, int n,
+			const struct stage_out *o)
+{
+	char desc[400];
+
+	if (t->quiet)
+		return;
+	fprintf(stderr, "tune: stage %d: lavd's defaults %s %.4g (n %d)\n", s + 1,
+		t->metric_name, o->median[0], o->n[0]);
+	for (int i = 0; i < n; i++) {
+		const struct tune_cand *c = &t->cand[idx[i]];
+
+		tune_cand_desc(t, idx[i], desc, sizeof(desc));
+		fprintf(stderr, "  tune-%-3d %-40s %.4g (n %d, %.3fx the defaults) %s\n",
+			idx[i] + 1, desc, o->median[i + 1], o->n[i + 1],
+			o->median[0] ? o->median[i + 1] / o->median[0] : NAN,
+			c->alive ? "kept" : "dropped");
+	}
+}
+
+/* The stages: returns false when interrupted or failed. */
+static bool search(struct tune *t, struct gsu_suite *su, const struct gsu_settings *set)
+{
+	int idx[TUNE_MAX_CANDS], n = t->ncand, rounds = t->rounds;
+	struct stage_out o;
+	char dir[32];
+
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
+	t->best = 0;
+	while (n > 1 && t->nstage < TUNE_MAX_STAGES) {
+		int s = t->nstage++, keep = (n + t->eta - 1) / t->eta;
+
+		if (!t->quiet)
+			fprintf(stderr, "tune: stage %d: %d knob sets x %d round%s, interleaved "
+				"with lavd's defaults (%d runs)\n", s + 1, n, rounds,
+				rounds == 1 ? "" : "s", (n + 1) * rounds);
+		snprintf(dir, sizeof(dir), "stage-%d", s + 1);
+		run_stage(t, su, set, idx, n, rounds, dir, &o);
+		t->stage[s] = (struct tune_stage){ n, rounds, o.median[0], o.n[0], o.interrupted };
+		for (int i = 0; i < n; i++) {
+			t->cand[idx[i]].median[s] = o.median[i + 1];
+			t->cand[idx[i]].n[s] = o.n[i + 1];
+		}
+		/* rank: the best first (insertion sort, n <= 64) */
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && better(t, t->cand[idx[j]].median[s],
+						     t->cand[idx[j - 1]].median[s]); j--) {
+				int x = idx[j];
+
+				idx[j] = idx[j - 1];
+				idx[j - 1] = x;
+			}
+		t->best = idx[0];
+		if (o.interrupted || o.failed) {
+			print_stage(t, s, idx, n, &o);
+			return false;
+		}
+		for (int i = keep; i < n; i++) {
+			t->cand[idx[i]].alive = false;
+			t->cand[idx[i]].stage_out = s;
+		}
+		print_stage(t, s, idx, n, &o);
+		n = keep;
+		rounds *= t->eta;
+	}
+	return true;
+}
+
+static bool final_round(struct tune *t, struct gsu_suite *su, const struct gsu_settings *set)
+{
+	struct tune_final *fi = &t->final;
+	struct stage_out o;
+
+	if (!t->quiet)
+		fprintf(stderr, "tune: final: tune-%d against lavd's defaults, %d interleaved "
+			"rounds\n", t->best + 1, t->final_rounds);
+	su->confidence = su->confidence ? su->confidence : 0.95;
+	run_stage(t, su, set, &t->best, 1, t->final_rounds, "final", &o);
+	fi->rounds = t->final_rounds;
+	fi->interrupted = o.interrupted;
+	fi->done = !o.failed && o.n[0] && o.n[1];
+	fi->n[0] = o.n[0];
+	fi->n[1] = o.n[1];
+	fi->median[0] = o.median[0];
+	fi->median[1] = o.median[1];
+	fi->ratio = o.final.ratio;
+	fi->ratio_lo = o.final.ratio_lo;
+	fi->ratio_hi = o.final.ratio_hi;
+	fi->p = o.final.p_value;
+	fi->verdict = o.final.verdict;
+	fi->welch_t = tune_welch_t(o.values[0], o.nvalues[0], o.values[1], o.nvalues[1]);
+	/* each median's bootstrap interval */
+	fi->lo[0] = o.base.lo;
+	fi->hi[0] = o.base.hi;
+	fi->lo[1] = o.final.lo;
+	fi->hi[1] = o.final.hi;
+	free(o.values[0]);
+	free(o.values[1]);
+	return fi->done && !fi->interrupted;
+}
+
+static double epoch(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+int gsu_tune_main(int argc, char **argv)
+{
+	static struct tune t;
+	static struct gsu_suite su;
+	struct gsu_settings set = {
+		.bootstrap_iters = 2000, .max_other_cpu = 0.10, .max_busy_before = 0.20,
+		.retries = 2, .load_timeout_ns = 60 * NSEC_PER_SEC,
+		.stop_timeout_ns = 15 * NSEC_PER_SEC, .settle_ns = 10 * NSEC_PER_SEC,
+		.scx_root = GS_SCX_ROOT, .confidence = 0.95,
+	};
+	char err[300], desc[560];
+	bool tmp, ok;
+	int rc = EXIT_OK;
+
+	t.lavd = "lavd";
+	t.rounds = 1;
+	t.eta = 3;
+	t.final_rounds = 6;
+	parse(argc, argv, &t, &set);
+	if (!t.nknob) {
+		tune_parse_knob("lat-cri-boost=0,128,512", &t.knob[t.nknob++], err, sizeof(err));
+		tune_parse_knob("slice-scale=50,100,200", &t.knob[t.nknob++], err, sizeof(err));
+	}
+	if (tune_make_grid(&t, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "option --knob: %s", err);
+	tmp = make_workdir(&t);
+	load_workload(&t, &su);
+	set.confidence = su.confidence;
+	pick_metric(&t, &su.w[0]);
+	if (!t.nmatch && su.w[0].kind == GSU_FRAMEBENCH)
+		gs_strlcpy(t.match[t.nmatch++], "exe */framebench", sizeof(t.match[0]));
+	if (!t.nmatch)
+		gs_die(EXIT_USAGE, "tune: --match RULE is needed: which process the profile "
+		       "is for (e.g. --match 'comm Game.exe')");
+	if (!t.name) {
+		static char nm[64];
+
+		snprintf(nm, sizeof(nm), "tuned-%s", t.framebench ? t.framebench : t.only);
+		for (char *c = nm; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+				*c = '-';
+		t.name = nm;
+	}
+	for (int c = 0; c < t.ncand; c++) {
+		snprintf(t.cand[c].path, sizeof(t.cand[c].path), "%s/tune-%d.conf",
+			 t.workdir, c + 1);
+		if (tune_write_cand(&t, c, t.cand[c].path))
+			gs_die(EXIT_RUNTIME, "cannot write %s: %s", t.cand[c].path, strerror(errno));
+	}
+	gsu_describe_workload(&su, &su.w[0], desc, sizeof(desc));
+	snprintf(t.workload_desc, sizeof(t.workload_desc), "%s: %s", su.w[0].name, desc);
+	if (!t.quiet)
+		fprintf(stderr, "tune: %s; %d knob sets; metric %s\n", t.workload_desc,
+			t.ncand, t.metric_name);
+	gsu_install_signal_handlers();
+	t.started = epoch();
+	ok = search(&t, &su, &set);
+	if (ok)
+		ok = final_round(&t, &su, &set);
+	t.ended = epoch();
+	if (gsu_stop_signal)
+		rc = EXIT_RUNTIME;
+	if ((t.nstage && isnan(t.cand[t.best].median[t.nstage - 1])) ||
+	    (!t.nstage && !t.final.done)) {
+		gs_warn("tune: nothing was measured; no profile written");
+		rc = EXIT_RUNTIME;
+	} else if (tune_write_profile(&t, t.out)) {
+		gs_warn("tune: cannot write %s: %s", t.out, strerror(errno));
+		rc = EXIT_RUNTIME;
+	} else {
+		tune_cand_desc(&t, t.best, desc, sizeof(desc));
+		printf("tune: wrote %s: %s%s\n", t.out, desc[0] ? desc : "(no knobs)",
+		       gsu_stop_signal ? " (interrupted: the best measured so far)" : "");
+		if (t.final.done)
+			printf("tune: against lavd's defaults: %s %.4g vs %.4g, ratio %.3f "
+			       "[%.3f, %.3f], Welch t %.2f: %s\n", t.metric_name,
+			       t.final.median[1], t.final.median[0], t.final.ratio,
+			       t.final.ratio_lo, t.final.ratio_hi, t.final.welch_t,
+			       gsu_verdict_name(t.final.verdict));
+	}
+	if (!ok && rc == EXIT_OK)
+		rc = EXIT_RUNTIME;
+	if (gsu_stop_signal)
+		gs_warn("interrupted by signal %d: wrote the best knob set measured so far",
+			(int)gsu_stop_signal);
+	free(t.bg);
+	gsu_suite_free(&su);
+	if (tmp)
+		nftw(t.workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}

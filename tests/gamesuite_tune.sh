@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# gamesuite tune on a machine without sched_ext: bad input exits 2; with a
+# stand-in lavd (gamesuite/testdata/fake-lavd.sh, through a fake
+# sched_ext directory as tests/gamesuite_cli.sh does) and a stand-in game
+# whose frames follow the knobs of the profile lavd got, the search finds
+# the optimum, compares it with lavd's defaults (better), and writes a
+# profile with its evidence; Ctrl-C writes the best measured so far and
+# says so. Asserts on behaviour, never on timings.
+. tests/lib.sh
+GS=$B/gamesuite
+TD=$(pwd)/gamesuite/testdata
+need "$GS"
+
+QUIET="--cooldown 0 --settle 0 --probe-factor 0 --max-other-cpu 100 --max-busy 100"
+
+# ---- bad input --------------------------------------------------------------
+expect_exit 2 "tune: give a SUITE file with --only NAME, or --framebench PROFILE" "$GS" tune -o "$T/x.conf"
+expect_exit 2 "tune: -o FILE is needed" "$GS" tune --framebench unreal
+expect_exit 2 "tune: SUITE needs --only NAME" "$GS" tune "$T/none.suite" -o "$T/x.conf"
+expect_exit 2 "option --knob: expected KNOB=V1,V2,... (e.g. lat-cri-boost=0,128,512), got 'slice-scale'" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale
+expect_exit 2 "option --knob: slice-scale: 'x y' is neither" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob "slice-scale=1,x y"
+expect_exit 2 "option --knob: 81 combinations of knob values: at most 64" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob a=1,2,3 --knob b=1,2,3 \
+	--knob c=1,2,3 --knob d=1,2,3
+expect_exit 2 "option --bg: with --framebench only" "$GS" tune "$T/none.suite" --only a \
+	-o "$T/x.conf" --bg hogs:1
+expect_exit 2 "gamesuite: unknown option '--bogus' (see --help)" "$GS" tune --bogus
+expect_exit 2 "option --rounds" "$GS" tune --framebench unreal -o "$T/x.conf" --rounds 0
+
+SCX=$T/scx
+mkdir -p "$SCX"
+echo disabled >"$SCX/state"
+echo 0 >"$SCX/enable_seq"
+cat >"$T/t.suite" <<EOS
+workload tuned
+  kind game
+  command $TD/fake-tuned-game.sh $SCX
+  mangohud-config /dev/null
+workload slow
+  kind game
+  command $TD/fake-tuned-game.sh $SCX 1
+  mangohud-config /dev/null
+EOS
+expect_exit 2 "tune: --match RULE is needed" "$GS" tune "$T/t.suite" --only tuned -o "$T/x.conf"
+expect_exit 2 "option --metric: 'bogus' is not a metric of game workloads" \
+	"$GS" tune "$T/t.suite" --only tuned -o "$T/x.conf" --match "comm x" --metric bogus
+
+# ---- a search with an optimum ---------------------------------------------
+LAVD="$TD/fake-lavd.sh $SCX"
+"$GS" tune "$T/t.suite" --only tuned -o "$T/tuned.conf" --lavd "$LAVD" --ops lavd \
+	--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
+	--match "comm fake-game" --knob slice-scale=50,100,200 --knob lat-cri-boost=0,128 \
+	--eta 3 --final-rounds 4 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && pass "tune: exit 0" || { fail "tune: exit $rc"; cat "$T/err" "$T/out"; }
+grep -q "tune: wrote $T/tuned.conf: slice-scale 100, lat-cri-boost 128" "$T/out" &&
+	pass "the optimum found" || fail "not the optimum: $(cat "$T/out")"
+grep -q "against lavd's defaults: low1_percentile_fps .* better" "$T/out" &&
+	pass "better than the defaults" || fail "final: $(cat "$T/out")"
+grep -q "^tune: stage 1: 6 knob sets x 1 round" "$T/err" && grep -q "^tune: stage 2: 2 knob sets x 3 rounds" "$T/err" &&
+	grep -q "^tune: final: tune-4 against lavd's defaults, 4 interleaved rounds" "$T/err" &&
+	pass "stages on the terminal" || fail "progress: $(cat "$T/err")"
+for l in "^name        tuned-tuned$" "^match comm fake-game$" "^slice-scale  *100$" \
+	"^lat-cri-boost  *128$" "^# Search: successive halving over 6 knob sets: slice-scale {50,100,200} x lat-cri-boost {0,128}" \
+	"^# Stage 1: 6 candidates x 1 rounds; defaults median" "^# Stage 2: 2 candidates x 3 rounds" \
+	"^# Final comparison, 4 interleaved rounds: lavd's defaults .* (n 4), with this profile .* (n 4);" \
+	"verdict better\.$" "Shipping rule (docs/lavd.md): met"; do
+	grep -q -- "$l" "$T/tuned.conf" && pass "profile: $l" || fail "profile lacks '$l'"
+done
+[ "$(cat "$SCX/state")" = disabled ] && pass "left on the default scheduler" || fail "state $(cat "$SCX/state")"
+
+# ---- Ctrl-C: the best measured so far --------------------------------------
+"$GS" tune "$T/t.suite" --only slow -o "$T/int.conf" --lavd "$LAVD" --ops lavd \
+	--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
+	--match "comm fake-game" --knob slice-scale=50,100 --workdir "$T/wd" \
+	>"$T/iout" 2>"$T/ierr" &
+BG_PID=$!
+# run 1 is the defaults', run 2 tune-1's: once run 3 started, tune-1 is measured
+i=0
+while [ ! -d "$T/wd/stage-1/run-003-slow-2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $BG_PID
+wait $BG_PID
+rc=$?
+BG_PID=
+[ $rc -eq 1 ] && pass "interrupted: exit 1" || fail "interrupted: exit $rc"
+grep -q "interrupted by signal 2: wrote the best knob set measured so far" "$T/ierr" &&
+	pass "says it was interrupted" || fail "no interruption message: $(cat "$T/ierr")"
+grep -q "^# lavd game profile written by gamesuite tune - INTERRUPTED" "$T/int.conf" &&
+	grep -q "^slice-scale  *50$" "$T/int.conf" && pass "interrupted profile written" ||
+	fail "interrupted profile: $(cat "$T/int.conf" 2>&1)"
+[ "$(cat "$SCX/state")" = disabled ] && pass "unloaded after Ctrl-C" || fail "state $(cat "$SCX/state")"
+if pgrep -f "$SCX" >/dev/null; then fail "stand-ins left running"; else pass "nothing left running"; fi
+finish "gamesuite tune"
