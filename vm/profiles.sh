@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The evidence for lavd's game profiles (docs/lavd.md, "Game profiles"),
+# in one boot of the sched_ext kernel (guest plan vm/plans/profiles.sh):
+#   load       profiles load, match a framebench run, show in the
+#              statistics and --monitor, reload on SIGHUP (both ways of
+#              noticing processes); verified instructions with and without
+#   compare    each candidate (lavd/profiles/candidates/NAME.conf) against
+#              lavd's defaults on every target framebench profile, rounds
+#              interleaved; the table gives the shipping rule's verdict
+#   isolation  a matched and an unmatched framebench at once: the
+#              unmatched one's figures against the defaults, and which
+#              processes the statistics say follow the profile
+#   cost       the loader's CPU time while processes start (events path,
+#              /proc scans every 1000 and 100 ms, no profiles)
+# then prints the tables (vm/profiles-table.sh). Not part of `make test`:
+# the full run takes hours under TCG. A smoke run:
+#   vm/profiles.sh --reps 1 --duration 3s --cost-secs 3
+#
+#   vm/profiles.sh [--phases load,compare,isolation,cost] [--reps N]
+#                  [--duration D] [--bg PATTERN] [--cands C1,C2,...]
+#                  [--targets T1,T2,...] [--iso A:B:CAND]
+#                  [--exec-rate N] [--cost-secs S] [--calibration R|auto]
+#                  [--tcg single|multi] [--smp N] [--out DIR]
+# Defaults: all phases; 6 rounds of 10s; hogs:2; the five candidates and
+# the five framebench profiles of the same names; unreal:strategy:unreal;
+# 100 starts/s for 10 s; -smp 2.
+set -u
+cd "$(dirname "$0")/.."
+B=${BUILD:-build}
+phases=load,compare,isolation,cost reps=6 dur=10s bg=hogs:2
+cands=unreal,unity,proton,esports,strategy targets=unreal,unity,proton,esports,strategy
+iso=unreal:strategy:unreal rate=100 costsecs=10 calib=auto tcg=${VM_TCG:-single} smp=2
+out=$B/vm/profiles
+while [ $# -gt 0 ]; do
+	case $1 in
+	--phases) phases=$2; shift 2 ;;
+	--reps) reps=$2; shift 2 ;;
+	--duration) dur=$2; shift 2 ;;
+	--bg) bg=$2; shift 2 ;;
+	--cands) cands=$2; shift 2 ;;
+	--targets) targets=$2; shift 2 ;;
+	--iso) iso=$2; shift 2 ;;
+	--exec-rate) rate=$2; shift 2 ;;
+	--cost-secs) costsecs=$2; shift 2 ;;
+	--calibration) calib=$2; shift 2 ;;
+	--tcg) tcg=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h|--help) sed -n '3,28p' "$0"; exit 0 ;;
+	*) echo "vm/profiles.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
+for n in "$reps" "$rate" "$costsecs"; do
+	case $n in ''|*[!0-9]*|0) echo "vm/profiles.sh: --reps, --exec-rate and --cost-secs take positive numbers" >&2; exit 2 ;; esac
+done
+for c in $(echo "$cands" | tr ',' ' '); do
+	[ -f "lavd/profiles/candidates/$c.conf" ] ||
+		{ echo "vm/profiles.sh: no lavd/profiles/candidates/$c.conf" >&2; exit 2; }
+done
+isoa=${iso%%:*} rest=${iso#*:}
+isob=${rest%%:*} isocand=${rest#*:}
+[ -x "$B/static/framebench" ] && [ -x "$B/static/lavd" ] ||
+	{ echo "vm/profiles.sh: $B/static/{lavd,framebench} missing: run make static" >&2; exit 1; }
+[ -x "$B/tests/jsonget" ] || { echo "vm/profiles.sh: $B/tests/jsonget missing: run make $B/tests/jsonget" >&2; exit 1; }
+
+# the candidates travel as an archive among the initramfs's programs
+mkdir -p "$out"
+tar -cf "$out/lavd-profiles.tar" -C lavd/profiles candidates || exit 1
+chmod +x "$out/lavd-profiles.tar"
+
+# time limit: every run's duration plus load/unload, x3 under emulation,
+# and the boot
+secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
+nc=$(echo "$cands" | tr ',' '\n' | grep -c .)
+nt=$(echo "$targets" | tr ',' '\n' | grep -c .)
+limit=$(( 300 + (reps * nt * (nc + 1) * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20)) * 3 ))
+expect=$(echo "$phases" | tr ',' ' ')
+append="gs.phases=$phases gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.cands=$cands gs.targets=$targets gs.calib=$calib gs.isoa=$isoa gs.isob=$isob gs.isocand=$isocand gs.execrate=$rate gs.costsecs=$costsecs"
+BUILD=$B vm/run.sh profiles --expect "$expect" --timeout "$limit" --tcg "$tcg" --smp "$smp" \
+	--append "$append" --out "$out" --sample-host \
+	--program "$B/static/lavd" --program "$B/static/framebench" --program "$out/lavd-profiles.tar"
+rc=$?
+res=$out/results.txt
+[ -f "$out/results-retry.txt" ] && res=$out/results-retry.txt
+echo
+vm/profiles-table.sh --files "$out/files" --results "$res" --cands "$cands" \
+	--targets "$targets" --jsonget "$B/tests/jsonget" \
+	--title "$reps rounds of $dur, --bg $bg, kernel $(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1), TCG thread=$tcg, -smp $smp"
+trc=$?
+[ $rc -eq 0 ] || exit $rc
+exit $trc
