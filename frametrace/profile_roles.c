@@ -477,7 +477,7 @@ int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
 	ft_map_init(&a->h);
 	for (int k = 0; k < PR_PER_N; k++)
 		a->per[k].lock = -1;
-	if ((rc = pr_pick_frames(a, err, errlen)) || (rc = pr_find_presenter(a, err, errlen)))
+	if ((rc = pr_pick_frames(a, err, errlen)))
 		return rc;
 	a->th = calloc(m->ntask ? m->ntask : 1, sizeof(*a->th));
 	if (!a->th)
@@ -501,6 +501,8 @@ int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
 		a->th[ti].pre = pre;
 		a->th[ti].cpu = pr_cpu_in(a, ti, a->wa, a->wb);
 	}
+	if ((rc = pr_find_presenter(a, err, errlen)))
+		return rc;
 	u = pr_futex_users(m, &nu);
 	if (!u || pr_build_signals(a, u, nu) || graph_build(a, &g)) {
 		rc = -2;

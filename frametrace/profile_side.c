@@ -68,6 +68,13 @@ bool pr_game_pid(const struct pr_analysis *a, uint32_t pid)
 int pr_find_periodic(struct pr_analysis *a)
 {
 	const struct ft_model *m = a->m;
+	double game = 0;
+
+	/* a periodic task worth replaying takes 0.5 % of the game's CPU or
+	 * more (framebench's own collector, a replay's main thread, less) */
+	for (size_t ti = 0; ti < m->ntask; ti++)
+		if (pr_usable(a, ti) && pr_game_pid(a, m->task[ti].pid))
+			game += (double)a->th[ti].cpu;
 
 	for (size_t ti = 0; ti < m->ntask; ti++) {
 		const struct ft_tstat *s = &m->task[ti];
@@ -78,7 +85,7 @@ int pr_find_periodic(struct pr_analysis *a)
 		int kind;
 
 		if (!pr_usable(a, ti) || a->th[ti].role || !pr_game_pid(a, s->pid) ||
-		    a->th[ti].irq_wakes < 10 ||
+		    (double)a->th[ti].cpu < 0.005 * game || a->th[ti].irq_wakes < 10 ||
 		    a->th[ti].irq_wakes < a->th[ti].task_wakes)
 			continue;
 		ts = malloc(s->wakes.n * sizeof(*ts));

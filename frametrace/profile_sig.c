@@ -202,6 +202,84 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The presenting thread of frames that do not name it (framebench's feed):
+ * as ft_dominant_presenter, the thread whose runs coincide with the
+ * presents far more often than its CPU share explains, but only among the
+ * game's threads and those that wake or are woken by them once a frame or
+ * more (it may present from another process, as framebench's compositor
+ * does): another program's busy threads coincide with presents too.
+ */
+static uint32_t related_presenter(const struct pr_analysis *a)
+{
+	const struct ft_model *m = a->m;
+	struct ft_map rel, hits;
+	double span = (double)(a->wb - a->wa), best_score = 0;
+	size_t step = a->nf > 4000 ? a->nf / 4000 : 1, nfr = 0;
+	uint32_t best = 0;
+
+	ft_map_init(&rel);
+	ft_map_init(&hits);
+	for (size_t i = 0; i < m->nwake; i++) {
+		const struct ft_wake *w = &m->wake[i];
+		uint32_t pk, pe, *c;
+
+		if (w->ts < a->wa || w->ts > a->wb || !w->waker || w->irq)
+			continue;
+		pk = ft_task_pid(a->t, w->waker);
+		pe = ft_task_pid(a->t, w->wakee);
+		if ((pk == a->pid) == (pe == a->pid))
+			continue;
+		c = ft_map_put(&rel, pk == a->pid ? w->wakee : w->waker, 0, NULL);
+		if (c)
+			++*c;
+	}
+	for (size_t k = 0; k < a->nf; k += step) {
+		uint64_t p = a->t->frames[a->fidx[k]].present_ns;
+
+		nfr++;
+		for (uint16_t c = 0; c < m->ncpus; c++) {
+			size_t lo, hi;
+
+			ft_model_cpu_range(m, c, p > 20000 ? p - 20000 : 0, p + 1, &lo, &hi);
+			for (size_t j = lo; j < hi; j++) {
+				uint32_t tid = m->seg[j].tid, *v, *r;
+
+				if (!tid)
+					continue;
+				r = ft_map_get(&rel, tid);
+				if (ft_task_pid(a->t, tid) != a->pid &&
+				    (!r || (double)*r < 0.5 * (double)a->nf))
+					continue;
+				v = ft_map_put(&hits, tid, 0, NULL);
+				if (v)
+					++*v;
+			}
+		}
+	}
+	for (size_t i = 0; i < hits.cap; i++) {
+		uint32_t tid;
+		long ti;
+		double util, score;
+
+		if (!hits.keys[i] || hits.vals[i] * 2 < nfr)
+			continue;
+		tid = (uint32_t)(hits.keys[i] - 1);
+		ti = pr_index(a, tid);
+		if (ti < 0 || span <= 0)
+			continue;
+		util = (double)a->th[ti].cpu / span;
+		score = (double)hits.vals[i] / ((double)nfr * (util < 0.01 ? 0.01 : util));
+		if (score > best_score) {
+			best_score = score;
+			best = tid;
+		}
+	}
+	ft_map_free(&rel);
+	ft_map_free(&hits);
+	return best;
+}
+
 int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen)
 {
 	const struct ft_frame *f = &a->t->frames[a->fidx[0]];
@@ -228,7 +306,7 @@ int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen)
 	    ft_model_task(a->m, f->tid)->segs.n)
 		a->presenter = f->tid;
 	else
-		a->presenter = ft_dominant_presenter(a->m, a->pid);
+		a->presenter = related_presenter(a);
 	if (!a->presenter) {
 		snprintf(err, errlen,
 			 "no thread presents the frames of process %u: none "

@@ -634,13 +634,14 @@ static void stage_less_cost(struct pr_stage *st, double cost, double extra)
  * adds framebench's, so it is taken off each work, job, call and period.
  * Its measure is the lesser of two: the least mean CPU of a work right
  * after a call or fan-out in any stage's sequence (two steps with at most
- * that between them), and twice the mean CPU from a stage's signal to the
- * sleep that waits for the answer (the kernel's part of a step on the way
- * out, taken as much again on the way back).
+ * that between them: in a framebench trace, the cost itself), and the
+ * mean CPU from a stage's signal to the sleep that waits for the answer
+ * (a step's kernel work on the way out; in another program's trace the
+ * first, real work, is no measure).
  */
 static void step_cost(struct pr_analysis *a)
 {
-	double gap = -1, tail = a->tail_n ? 2 * a->tail_sum / (double)a->tail_n : -1;
+	double gap = -1, tail = a->tail_n ? a->tail_sum / (double)a->tail_n : -1;
 	char where[64] = "";
 
 	if (a->o.step_ns >= 0) {
@@ -668,8 +669,8 @@ static void step_cost(struct pr_analysis *a)
 		} else if (tail >= 0) {
 			a->step_ns = tail;
 			snprintf(a->step_how, sizeof(a->step_how),
-				 "twice the mean CPU from a signal to the sleep "
-				 "after it (%zu steps)", a->tail_n);
+				 "the mean CPU from a signal to the sleep after "
+				 "it (%zu steps)", a->tail_n);
 		} else {
 			a->step_ns = 0;
 			snprintf(a->step_how, sizeof(a->step_how),
