@@ -382,9 +382,10 @@ static void print_stage(const struct tune *t, int s, const int *idx, int n,
 		const struct tune_cand *c = &t->cand[idx[i]];
 
 		tune_cand_desc(t, idx[i], desc, sizeof(desc));
+		/* idx is in ranking order now; o in the order the runs had */
 		fprintf(stderr, "  tune-%-3d %-40s %.4g (n %d, %.3fx the defaults) %s\n",
-			idx[i] + 1, desc, o->median[i + 1], o->n[i + 1],
-			o->median[0] ? o->median[i + 1] / o->median[0] : NAN,
+			idx[i] + 1, desc, c->median[s], c->n[s],
+			o->median[0] ? c->median[s] / o->median[0] : NAN,
 			c->alive ? "kept" : "dropped");
 	}
 }

@@ -210,8 +210,9 @@ int tune_write_profile(const struct tune *t, const char *path)
 	for (int s = 0; s < t->nstage; s++) {
 		const struct tune_stage *st = &t->stage[s];
 
-		fprintf(f, "# Stage %d: %d candidates x %d rounds%s; defaults median %.4g (n %d)\n",
-			s + 1, st->ncand, st->rounds, st->interrupted ? " (INTERRUPTED)" : "",
+		fprintf(f, "# Stage %d: %d candidates x %d round%s%s; defaults median %.4g (n %d)\n",
+			s + 1, st->ncand, st->rounds, st->rounds == 1 ? "" : "s",
+			st->interrupted ? " (INTERRUPTED)" : "",
 			st->base_median, st->base_n);
 		for (int c = 0; c < t->ncand; c++) {
 			if (isnan(t->cand[c].median[s]) && !t->cand[c].n[s])

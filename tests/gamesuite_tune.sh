@@ -61,12 +61,13 @@ grep -q "tune: wrote $T/tuned.conf: slice-scale 100, lat-cri-boost 128" "$T/out"
 	pass "the optimum found" || fail "not the optimum: $(cat "$T/out")"
 grep -q "against lavd's defaults: low1_percentile_fps .* better" "$T/out" &&
 	pass "better than the defaults" || fail "final: $(cat "$T/out")"
-grep -q "^tune: stage 1: 6 knob sets x 1 round" "$T/err" && grep -q "^tune: stage 2: 2 knob sets x 3 rounds" "$T/err" &&
+grep -q "^  tune-4   slice-scale 100, lat-cri-boost 128 .* 1.0[0-9]*x the defaults) kept" "$T/err" &&
+	grep -q "^tune: stage 1: 6 knob sets x 1 round" "$T/err" && grep -q "^tune: stage 2: 2 knob sets x 3 rounds" "$T/err" &&
 	grep -q "^tune: final: tune-4 against lavd's defaults, 4 interleaved rounds" "$T/err" &&
 	pass "stages on the terminal" || fail "progress: $(cat "$T/err")"
 for l in "^name        tuned-tuned$" "^match comm fake-game$" "^slice-scale  *100$" \
 	"^lat-cri-boost  *128$" "^# Search: successive halving over 6 knob sets: slice-scale {50,100,200} x lat-cri-boost {0,128}" \
-	"^# Stage 1: 6 candidates x 1 rounds; defaults median" "^# Stage 2: 2 candidates x 3 rounds" \
+	"^# Stage 1: 6 candidates x 1 round; defaults median" "^# Stage 2: 2 candidates x 3 rounds" \
 	"^# Final comparison, 4 interleaved rounds: lavd's defaults .* (n 4), with this profile .* (n 4);" \
 	"verdict better\.$" "Shipping rule (docs/lavd.md): met"; do
 	grep -q -- "$l" "$T/tuned.conf" && pass "profile: $l" || fail "profile lacks '$l'"
