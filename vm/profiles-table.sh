@@ -54,6 +54,11 @@ done
 grep '^@@GS DATA \(isopids\|isoprof\|cost\|bpfcost\) ' "$res" 2>/dev/null |
 	sed 's/^@@GS DATA //' >> "$rows"
 
+for f in "$files"/tuned-*.conf; do
+	[ -f "$f" ] || continue
+	echo "-- gamesuite tune: $(basename "$f")"
+	sed -n 's/^# /   /p; /^[a-z]/s/^/   /p' "$f"
+done
 awk -v cands="$cands" -v targets="$targets" '
 function stats(key,   n, s, ss, m) {
 	n = cnt[key]; s = sum[key]; ss = sq[key]

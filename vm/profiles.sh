@@ -12,24 +12,29 @@
 #   isolation  a matched and an unmatched framebench at once: the
 #              unmatched one's figures against the defaults, and which
 #              processes the statistics say follow the profile
+#   tune       gamesuite tune on one framebench profile, for real: the
+#              profile it writes and its evidence
 #   cost       the loader's CPU time while processes start (events path,
 #              /proc scans every 1000 and 100 ms, no profiles)
 # then prints the tables (vm/profiles-table.sh). Not part of `make test`:
 # the full run takes hours under TCG. A smoke run:
 #   vm/profiles.sh --reps 1 --duration 3s --cost-secs 3
 #
-#   vm/profiles.sh [--phases load,compare,isolation,cost] [--reps N]
+#   vm/profiles.sh [--phases load,compare,isolation,tune,cost] [--reps N]
 #                  [--duration D] [--bg PATTERN] [--cands C1,C2,...]
 #                  [--targets T1,T2,...] [--iso A:B:CAND]
 #                  [--exec-rate N] [--cost-secs S] [--calibration R|auto]
+#                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-final N]
 #                  [--tcg single|multi] [--smp N] [--out DIR]
 # Defaults: all phases; 6 rounds of 10s; hogs:2; the five candidates and
 # the five framebench profiles of the same names; unreal:strategy:unreal;
-# 100 starts/s for 10 s; -smp 2.
+# tune unreal over lat-cri-boost=0,128,512 with 6 final rounds; 100
+# starts/s for 10 s; -smp 2.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-phases=load,compare,isolation,cost reps=6 dur=10s bg=hogs:2
+phases=load,compare,isolation,tune,cost reps=6 dur=10s bg=hogs:2
+tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunefinal=6
 cands=unreal,unity,proton,esports,strategy targets=unreal,unity,proton,esports,strategy
 iso=unreal:strategy:unreal rate=100 costsecs=10 calib=auto tcg=${VM_TCG:-single} smp=2
 out=$B/vm/profiles
@@ -45,10 +50,13 @@ while [ $# -gt 0 ]; do
 	--exec-rate) rate=$2; shift 2 ;;
 	--cost-secs) costsecs=$2; shift 2 ;;
 	--calibration) calib=$2; shift 2 ;;
+	--tune-target) tunetarget=$2; shift 2 ;;
+	--tune-knobs) tuneknobs=$2; shift 2 ;;
+	--tune-final) tunefinal=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,28p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
 	*) echo "vm/profiles.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -75,12 +83,15 @@ chmod +x "$out/lavd-profiles.tar"
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
 nc=$(echo "$cands" | tr ',' '\n' | grep -c .)
 nt=$(echo "$targets" | tr ',' '\n' | grep -c .)
-limit=$(( 300 + (reps * nt * (nc + 1) * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20)) * 3 ))
+ntune=$(echo "$tuneknobs" | tr '+' '\n' | awk -F= '{ n = split($2, v, ","); t = t ? t * n : n } END { print t + 0 }')
+limit=$(( 300 + (reps * nt * (nc + 1) * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20) + (2 * ntune + 2 * tunefinal + 4) * (secs + 20)) * 3 ))
 expect=$(echo "$phases" | tr ',' ' ')
-append="gs.phases=$phases gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.cands=$cands gs.targets=$targets gs.calib=$calib gs.isoa=$isoa gs.isob=$isob gs.isocand=$isocand gs.execrate=$rate gs.costsecs=$costsecs"
+append="gs.phases=$phases gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.cands=$cands gs.targets=$targets gs.calib=$calib gs.isoa=$isoa gs.isob=$isob gs.isocand=$isocand gs.execrate=$rate gs.costsecs=$costsecs gs.tunetarget=$tunetarget gs.tuneknobs=$tuneknobs gs.tunefinal=$tunefinal"
+gsprog=""
+[ -x "$B/static/gamesuite" ] && gsprog="--program $B/static/gamesuite"
 BUILD=$B vm/run.sh profiles --expect "$expect" --timeout "$limit" --tcg "$tcg" --smp "$smp" \
 	--append "$append" --out "$out" --sample-host \
-	--program "$B/static/lavd" --program "$B/static/framebench" --program "$out/lavd-profiles.tar"
+	--program "$B/static/lavd" --program "$B/static/framebench" --program "$out/lavd-profiles.tar" $gsprog
 rc=$?
 res=$out/results.txt
 [ -f "$out/results-retry.txt" ] && res=$out/results-retry.txt

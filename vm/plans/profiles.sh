@@ -20,6 +20,9 @@
 #              the candidate, interleaved; FILE iso-R-K-A.json / -B.json,
 #              "DATA isopids R K PIDA PIDB", "DATA isoprof R K <profiles
 #              part of the last statistics line>"
+#   tune       gamesuite tune --framebench gs.tunetarget (unreal) with
+#              gs.tuneknobs (lat-cri-boost=0,128,512), gs.tunefinal (6)
+#              final rounds: the profile it writes, FILE tuned.conf
 #   cost       the loader's CPU time (schedstat) while gs.execrate
 #              processes start per second for gs.costsecs seconds, and
 #              while idle as long, under: no profiles, the events path,
@@ -43,6 +46,9 @@ isoa=$(gs_param isoa unreal)
 isob=$(gs_param isob strategy)
 isocand=$(gs_param isocand unreal)
 execrate=$(gs_param execrate 100)
+tunetarget=$(gs_param tunetarget unreal)
+tuneknobs=$(gs_param tuneknobs lat-cri-boost=0,128,512)
+tunefinal=$(gs_param tunefinal 6)
 costsecs=$(gs_param costsecs 10)
 PD=/tmp/profiles
 CD=$PD/candidates
@@ -242,6 +248,31 @@ if [ $failed -eq 0 ]; then
 	gs_result isolation PASS "$reps rounds: $isoa (matched by $isocand) beside $isob"
 else
 	gs_result isolation FAIL "$failed runs failed"
+fi
+fi
+
+# ---- tune: gamesuite's search, for real --------------------------------
+if want_phase tune; then
+if [ -x /bin/gamesuite ]; then
+	set --
+	for k in $(echo "$tuneknobs" | tr '+' ' '); do set -- "$@" --knob "$k"; done
+	# the probe and the disturbance checks would flag runs for the
+	# emulator's own jitter (docs/gamesuite.md): watched from the host
+	gamesuite tune --framebench "$tunetarget" --bg "$bg" --lavd lavd "$@" \
+		--duration "$fbdur" --final-rounds "$tunefinal" --cooldown 1s \
+		--load-timeout 90s --settle 0 --max-busy 100 --max-other-cpu 100 \
+		--probe-factor 0 -o /tmp/tuned.conf > /tmp/tune.out 2> /tmp/tune.err
+	rc=$?
+	cat /tmp/tune.out
+	show_log /tmp/tune.err 40
+	[ -s /tmp/tuned.conf ] && gs_file "tuned-$tunetarget.conf" /tmp/tuned.conf
+	if [ $rc -eq 0 ] && [ -s /tmp/tuned.conf ] && [ "$(scx_state)" != enabled ]; then
+		gs_result tune PASS "$(grep '^tune: wrote' /tmp/tune.out | sed 's|/tmp/tuned.conf: ||')"
+	else
+		gs_result tune FAIL "exit=$rc state=$(scx_state)"
+	fi
+else
+	gs_result tune FAIL "no /bin/gamesuite (make static)"
 fi
 fi
 
