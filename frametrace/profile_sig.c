@@ -112,6 +112,7 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 	size_t n = 0, first = 0, last;
 	uint32_t pid = a->o.pid;
 	uint64_t *pres;
+	bool sched = false;
 	double *iv;
 
 	if (!t->nframes) {
@@ -150,6 +151,24 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 	sort_t = t;
 	qsort(a->fidx, n, sizeof(size_t), by_present);
 	a->nproc_frames = n;
+	/* what is missing first: the scheduling data, then enough frames */
+	for (size_t i = 0; i < a->m->ntask; i++)
+		if (a->m->task[i].pid == pid && a->m->task[i].segs.n)
+			sched = true;
+	if (n && !sched && !pid) {
+		snprintf(err, errlen,
+			 "the trace's frames name no process (a MangoHud log "
+			 "holds frames only): record or import the scheduler "
+			 "events with them");
+		return -1;
+	}
+	if (n && !sched) {
+		snprintf(err, errlen,
+			 "the trace has no scheduling events of process %u, "
+			 "whose frames it holds: record or import the "
+			 "scheduler events with the frames", pid);
+		return -1;
+	}
 	if (!n) {
 		snprintf(err, errlen, "no frames of process %u in the trace%s",
 			 pid, a->o.pid ? " (--pid)" : "");
@@ -283,25 +302,7 @@ static uint32_t related_presenter(const struct pr_analysis *a)
 int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen)
 {
 	const struct ft_frame *f = &a->t->frames[a->fidx[0]];
-	bool sched = false;
 
-	for (size_t i = 0; i < a->m->ntask; i++)
-		if (a->m->task[i].pid == a->pid && a->m->task[i].segs.n)
-			sched = true;
-	if (!sched && !a->pid) {
-		snprintf(err, errlen,
-			 "the trace's frames name no process (a MangoHud log "
-			 "holds frames only): record or import the scheduler "
-			 "events with them");
-		return -1;
-	}
-	if (!sched) {
-		snprintf(err, errlen,
-			 "the trace has no scheduling events of process %u, "
-			 "whose frames it holds: record or import the "
-			 "scheduler events with the frames", a->pid);
-		return -1;
-	}
 	if (f->tid && ft_model_task(a->m, f->tid) &&
 	    ft_model_task(a->m, f->tid)->segs.n)
 		a->presenter = f->tid;

@@ -11,7 +11,8 @@
 # (no root needed): a trace without frames, frames without scheduler
 # events, too few frames, an -o that cannot be written (exit 1, nothing
 # left). Skips (77) without root or when the kernel refuses the BPF
-# programs. About 60 s.
+# programs. About 60 s (a round trip that misses is run once more: the
+# machine is shared).
 . tests/lib.sh
 FT=$B/frametrace
 FB=$B/framebench
@@ -36,7 +37,10 @@ expect_exit 2 "" "$FT" compare "$T/m.csv"
 # ---- the round trip --------------------------------------------------------
 "$FB" -p esports -d 300ms -w 100ms -q --json "$T/cal.json" >/dev/null 2>&1 ||
 	fail "framebench for the calibration"
-R=$("$JG" "$T/cal.json" calibration.loops_per_us) || fail "no calibration"
+# the median of framebench's 40 calibration trials, not the fastest: the
+# work loop runs slower under the game's own load than alone, and a replay
+# maps the CPU time it saw to work once more
+R=$("$JG" "$T/cal.json" calibration.median_loops_per_us) || fail "no calibration"
 echo "calibration: $R loops/us"
 
 # rec OUT PROFILE: framebench under the recorder
@@ -57,33 +61,48 @@ within() {
 	awk -v lo="$1" -v hi="$2" -v x="$3" 'BEGIN { exit !(x != "null" && x >= lo && x <= hi) }'
 }
 
-for p in proton unreal strategy unity esports; do
-	rec "$T/o-$p.ftr" "$p" || continue
-	"$FT" profile -o "$T/d-$p.profile" "$T/o-$p.ftr" 2>"$T/prof.err" || {
-		fail "profile of $p: $(cat "$T/prof.err")"
-		continue
+# trip P: record, derive, replay, compare; the misses in $T/miss
+trip() {
+	: >"$T/miss"
+	rec "$T/o-$1.ftr" "$1" || return 1
+	"$FT" profile -o "$T/d-$1.profile" "$T/o-$1.ftr" 2>"$T/prof.err" || {
+		fail "profile of $1: $(cat "$T/prof.err")"
+		return 1
 	}
 	cat "$T/prof.err"
 	# framebench's own checks on the derived profile
-	"$FB" --dump-plan -p "$T/d-$p.profile" -d 100ms -w 0s >/dev/null 2>"$T/plan.err" ||
-		fail "framebench refuses the profile derived from $p: $(cat "$T/plan.err")"
-	rec "$T/r-$p.ftr" "$T/d-$p.profile" || continue
-	"$FT" compare --json "$T/o-$p.ftr" "$T/r-$p.ftr" >"$T/c-$p.json" ||
-		{ fail "compare $p"; continue; }
-	"$FT" compare "$T/o-$p.ftr" "$T/r-$p.ftr" >"$T/c-$p.txt" || fail "compare $p (text)"
-	grep -E "frame time p50|^    stage [0-9]" "$T/c-$p.txt"
-	[ "$("$JG" "$T/c-$p.json" ratio.same_stages)" = true ] ||
-		fail "$p: the replay has $("$JG" "$T/c-$p.json" b.stages | tr -d '<>') stages, the original $("$JG" "$T/c-$p.json" a.stages | tr -d '<>')"
-	r=$("$JG" "$T/c-$p.json" ratio.frametime_p50)
-	within 0.85 1.15 "$r" || fail "$p: replay frame-time p50 $r x the original's"
+	"$FB" --dump-plan -p "$T/d-$1.profile" -d 100ms -w 0s >/dev/null 2>"$T/plan.err" ||
+		fail "framebench refuses the profile derived from $1: $(cat "$T/plan.err")"
+	rec "$T/r-$1.ftr" "$T/d-$1.profile" || return 1
+	"$FT" compare --json "$T/o-$1.ftr" "$T/r-$1.ftr" >"$T/c-$1.json" ||
+		{ fail "compare $1"; return 1; }
+	"$FT" compare "$T/o-$1.ftr" "$T/r-$1.ftr" >"$T/c-$1.txt" || fail "compare $1 (text)"
+	grep -E "frame time p50|^    stage [0-9]|job pool" "$T/c-$1.txt"
+	[ "$("$JG" "$T/c-$1.json" ratio.same_stages)" = true ] ||
+		echo "$1: the replay has $("$JG" "$T/c-$1.json" b.stages | tr -d '<>') stages, the original $("$JG" "$T/c-$1.json" a.stages | tr -d '<>')" >>"$T/miss"
+	r=$("$JG" "$T/c-$1.json" ratio.frametime_p50)
+	within 0.85 1.15 "$r" ||
+		echo "$1: replay frame-time p50 $r x the original's" >>"$T/miss"
 	k=0
-	while x=$("$JG" "$T/c-$p.json" "ratio.stage_cpu.$k" 2>/dev/null); do
+	while x=$("$JG" "$T/c-$1.json" "ratio.stage_cpu.$k" 2>/dev/null); do
 		within 0.8 1.2 "$x" ||
-			fail "$p: stage $((k + 1)) CPU per frame $x x the original's"
+			echo "$1: stage $((k + 1)) CPU per frame $x x the original's" >>"$T/miss"
 		k=$((k + 1))
 	done
-	[ $k -gt 0 ] || fail "$p: no stage CPU ratios"
-	pass "$p: p50 ratio $r, $k stages"
+	[ $k -gt 0 ] || echo "$1: no stage CPU ratios" >>"$T/miss"
+	[ -s "$T/miss" ] && return 1
+	pass "$1: p50 ratio $r, $k stages"
+}
+
+# The machine is shared: its load moves a run's CPU per frame by up to
+# 40 % between two runs seconds apart, so a round trip that misses is run
+# once more, and only two misses in a row fail.
+for p in proton unreal strategy unity esports; do
+	trip "$p" && continue
+	[ -s "$T/miss" ] || continue	# failed already, said why
+	sed 's/^/first try: /' "$T/miss"
+	trip "$p" && continue
+	while read -r m; do fail "$m"; done <"$T/miss"
 done
 
 # ---- bad input that needs a recording ----------------------------------------
