@@ -34,9 +34,9 @@ struct row {
 	double cpu;
 };
 
-static void load(struct side *s, const char *path)
+static void load(struct side *s, const char *path, uint32_t pid)
 {
-	struct pr_opts o = { .step_ns = -1 };
+	struct pr_opts o = { .step_ns = -1, .pid = pid };
 	char err[1024];
 	int rc;
 
@@ -359,13 +359,15 @@ static void text(FILE *f, const struct side *x, const struct side *y)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: frametrace compare [--json] [-o OUT] A B\n"
+		"usage: frametrace compare [options] A B\n"
 		"  Two traces side by side (a replay against its original):\n"
 		"  frame times, CPU per frame of each stage, the pool and the\n"
 		"  services, the chain, cross-process wake-ups, each thread's\n"
 		"  share of the game's CPU; ratios are B/A.\n"
 		"  --json             JSON with the ratios under \"ratio\"\n"
 		"  -o, --output OUT   write to OUT instead of stdout\n"
+		"  --pid-a PID, --pid-b PID  the game's process in A, in B\n"
+		"                     (default: the one with the most frames)\n"
 		"Exit status: 0, 1 output failed, 2 bad usage or input.\n");
 }
 
@@ -374,10 +376,13 @@ int ft_cmd_compare(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "pid-a", required_argument, NULL, 'A' },
+		{ "pid-b", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outp = NULL;
+	uint32_t pa = 0, pb = 0;
 	bool js = false;
 	struct side *s;
 	FILE *f;
@@ -389,6 +394,8 @@ int ft_cmd_compare(int argc, char **argv)
 		switch (c) {
 		case 'j': js = true; break;
 		case 'o': outp = optarg; break;
+		case 'A': pa = (uint32_t)gs_opt_u64("--pid-a", optarg, 1, UINT32_MAX); break;
+		case 'B': pb = (uint32_t)gs_opt_u64("--pid-b", optarg, 1, UINT32_MAX); break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: gs_die_bad_option(c, argv);
 		}
@@ -402,8 +409,8 @@ int ft_cmd_compare(int argc, char **argv)
 	s = calloc(2, sizeof(*s));
 	if (!s)
 		gs_die(EXIT_RUNTIME, "out of memory");
-	load(&s[0], argv[optind]);
-	load(&s[1], argv[optind + 1]);
+	load(&s[0], argv[optind], pa);
+	load(&s[1], argv[optind + 1], pb);
 	f = outp ? fopen(outp, "w") : stdout;
 	if (!f)
 		gs_die(EXIT_RUNTIME, "%s: cannot write", outp);

@@ -134,6 +134,7 @@ struct pr_analysis {
 	uint32_t pid;		/* the game's process (its frames') */
 	uint32_t presenter;
 	size_t nproc_frames;	/* frames of the process in the trace */
+	unsigned other_procs;	/* other processes with frames (no --pid) */
 	size_t *fidx, nf;	/* frames in the window, by present time */
 	uint64_t wa, wb;	/* the window: previous present .. last */
 	struct pf_sum ft;	/* frame times, ns */

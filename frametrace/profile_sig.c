@@ -106,6 +106,29 @@ static int by_present(const void *x, const void *y)
 	return f->present_ns < g->present_ns ? -1 : f->present_ns > g->present_ns;
 }
 
+/* The process with the most frames; *others gets how many other
+ * processes have frames (a framebench another user runs meanwhile puts
+ * its feed into a recording too). */
+static uint32_t frames_process(const struct ft_trace *t, unsigned *others)
+{
+	struct ft_map cnt;
+	uint32_t best = 0, pid = 0;
+
+	ft_map_init(&cnt);
+	for (size_t i = 0; i < t->nframes; i++) {
+		bool isnew = false;
+		uint32_t *c = ft_map_put(&cnt, t->frames[i].pid, 0, &isnew);
+
+		if (c && ++*c > best) {
+			best = *c;
+			pid = t->frames[i].pid;
+		}
+	}
+	*others = cnt.n ? (unsigned)cnt.n - 1 : 0;
+	ft_map_free(&cnt);
+	return pid;
+}
+
 int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 {
 	const struct ft_trace *t = a->t;
@@ -122,21 +145,8 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 			 "--trace-markers, or import a MangoHud log with it");
 		return -1;
 	}
-	if (!pid) {
-		struct ft_map cnt;
-		uint32_t best = 0;
-
-		ft_map_init(&cnt);
-		for (size_t i = 0; i < t->nframes; i++) {
-			uint32_t *c = ft_map_put(&cnt, t->frames[i].pid, 0, NULL);
-
-			if (c && ++*c > best) {
-				best = *c;
-				pid = t->frames[i].pid;
-			}
-		}
-		ft_map_free(&cnt);
-	}
+	if (!pid)
+		pid = frames_process(t, &a->other_procs);
 	a->pid = pid;
 	a->fidx = malloc(t->nframes * sizeof(size_t));
 	if (!a->fidx)

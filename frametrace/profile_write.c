@@ -174,6 +174,10 @@ static void header(struct buf *b, const struct pr_analysis *a, const char *trace
 	    (a->o.window ? a->o.first : 0) + a->nf - 1, a->nproc_frames, a->pid,
 	    ft_task_comm(a->t, a->pid), frame_source(a),
 	    pr_label(a, a->presenter, l1, sizeof(l1)));
+	if (a->other_procs)
+		out(b, "# (%u other process%s in the trace %s frames too: --pid "
+		    "chooses)\n", a->other_procs, a->other_procs == 1 ? "" : "es",
+		    a->other_procs == 1 ? "has" : "have");
 	out(b, "# Work is the CPU time the trace shows (framebench's work unit is "
 	    "calibrated CPU\n# time); docs/frametrace.md, \"Replaying a recorded "
 	    "game\", says how each line is derived.\n");
@@ -625,6 +629,11 @@ int ft_cmd_profile(int argc, char **argv)
 		       "(%s); no profile written", err);
 	if (pr_write_atomic(outp, text, len, err, sizeof(err)))
 		gs_die(EXIT_RUNTIME, "%s", err);
+	if (a.other_procs)
+		gs_warn("%u other process%s in %s %s frames; the one with the "
+			"most is used (--pid chooses)", a.other_procs,
+			a.other_procs == 1 ? "" : "es", argv[optind],
+			a.other_procs == 1 ? "has" : "have");
 	fprintf(stderr, "frametrace profile: %zu frames of %s (%u), p50 %.2f ms, "
 		"%s -> %s: %u stage%s", a.nf, ft_task_comm(&t, a.pid), a.pid,
 		a.ft.p50 / 1e6, a.fps ? "vsync-capped" : "uncapped", outp,

@@ -43,9 +43,11 @@ expect_exit 2 "" "$FT" compare "$T/m.csv"
 R=$("$JG" "$T/cal.json" calibration.median_loops_per_us) || fail "no calibration"
 echo "calibration: $R loops/us"
 
-# rec OUT PROFILE: framebench under the recorder
+# rec OUT PROFILE: framebench under the recorder; its pid in OUT.pid (the
+# recording may hold the feed of another framebench that runs meanwhile)
 rec() {
-	"$FT" record -q -o "$1" -- "$FB" -p "$2" -d 3s -w 500ms --calibration "$R" -q \
+	"$FT" record -q -o "$1" -- sh -c 'echo $$ >"$1"; shift; exec "$@"' rec "$1.pid" \
+		"$FB" -p "$2" -d 3s -w 500ms --calibration "$R" -q \
 		>"$T/rec.out" 2>"$T/rec.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -65,7 +67,8 @@ within() {
 trip() {
 	: >"$T/miss"
 	rec "$T/o-$1.ftr" "$1" || return 1
-	"$FT" profile -o "$T/d-$1.profile" "$T/o-$1.ftr" 2>"$T/prof.err" || {
+	"$FT" profile --pid "$(cat "$T/o-$1.ftr.pid")" -o "$T/d-$1.profile" \
+		"$T/o-$1.ftr" 2>"$T/prof.err" || {
 		fail "profile of $1: $(cat "$T/prof.err")"
 		return 1
 	}
@@ -74,9 +77,11 @@ trip() {
 	"$FB" --dump-plan -p "$T/d-$1.profile" -d 100ms -w 0s >/dev/null 2>"$T/plan.err" ||
 		fail "framebench refuses the profile derived from $1: $(cat "$T/plan.err")"
 	rec "$T/r-$1.ftr" "$T/d-$1.profile" || return 1
-	"$FT" compare --json "$T/o-$1.ftr" "$T/r-$1.ftr" >"$T/c-$1.json" ||
+	pids="--pid-a $(cat "$T/o-$1.ftr.pid") --pid-b $(cat "$T/r-$1.ftr.pid")"
+	"$FT" compare $pids --json "$T/o-$1.ftr" "$T/r-$1.ftr" >"$T/c-$1.json" ||
 		{ fail "compare $1"; return 1; }
-	"$FT" compare "$T/o-$1.ftr" "$T/r-$1.ftr" >"$T/c-$1.txt" || fail "compare $1 (text)"
+	"$FT" compare $pids "$T/o-$1.ftr" "$T/r-$1.ftr" >"$T/c-$1.txt" ||
+		fail "compare $1 (text)"
 	grep -E "frame time p50|^    stage [0-9]|job pool" "$T/c-$1.txt"
 	[ "$("$JG" "$T/c-$1.json" ratio.same_stages)" = true ] ||
 		echo "$1: the replay has $("$JG" "$T/c-$1.json" b.stages | tr -d '<>') stages, the original $("$JG" "$T/c-$1.json" a.stages | tr -d '<>')" >>"$T/miss"
