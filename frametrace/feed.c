@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "ftutil.h"
+#include "util.h"
 
 int ft_feed_open(struct ft_feed *f, const char *dir, int pid, char *err,
 		 size_t errlen)
@@ -146,6 +148,30 @@ struct ft_frame ft_frame_from_feed(int pid, const struct gs_feed_frame *f)
 	return fr;
 }
 
+/* pid is root or under it: its parent chain in /proc/[pid]/stat. */
+static bool descends(long pid, int root)
+{
+	for (int depth = 0; pid > 1 && depth < 64; depth++) {
+		char path[64], buf[512], *rp;
+
+		if (pid == root)
+			return true;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (gs_read_text(path, buf, sizeof(buf)) < 0)
+			return false;
+		rp = strrchr(buf, ')');
+		if (!rp || strlen(rp) < 5)
+			return false;
+		pid = strtol(rp + 4, NULL, 10);
+	}
+	return pid == root;
+}
+
+void ft_feedset_root(struct ft_feedset *s, int root)
+{
+	s->root = root;
+}
+
 void ft_feedset_init(struct ft_feedset *s, const char *dir, int only_pid)
 {
 	memset(s, 0, sizeof(*s));
@@ -185,6 +211,8 @@ int ft_feedset_scan(struct ft_feedset *s)
 		if (s->only_pid > 0 && pid != s->only_pid)
 			continue;
 		if (known(s, (int)pid))
+			continue;
+		if (s->root > 0 && !descends(pid, s->root))
 			continue;
 		if (FT_VEC_RESERVE(s->feeds, s->n, s->cap))
 			break;

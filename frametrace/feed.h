@@ -46,6 +46,7 @@ struct ft_frame ft_frame_from_feed(int pid, const struct gs_feed_frame *f);
 struct ft_feedset {
 	char dir[256];
 	int only_pid;
+	int root;		/* > 0: only benchmarks under this process */
 	struct ft_feed *feeds;
 	size_t n, cap;
 	int *gone;		/* pids whose feed was closed (not reopened) */
@@ -53,6 +54,9 @@ struct ft_feedset {
 };
 
 void ft_feedset_init(struct ft_feedset *s, const char *dir, int only_pid);
+/* Only feeds of root and the processes under it (the recorder's command:
+ * a benchmark someone else runs beside it is not its frames). */
+void ft_feedset_root(struct ft_feedset *s, int root);
 /* Looks for new feeds; returns how many were opened. */
 int ft_feedset_scan(struct ft_feedset *s);
 /* Polls every feed, closes finished ones; returns frames delivered or -1. */

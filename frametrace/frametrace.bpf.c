@@ -42,6 +42,9 @@ const volatile char wl_comm[FT_COMM_LEN] = {};
 const volatile __u32 wl_comm_len = 0;
 /* futex from the raw syscall tracepoints (tp_btf/sys_enter, sys_exit) */
 const volatile __u32 raw_futex = 0;
+/* futex from the scheduler events: the system call a task sleeps in or
+ * wakes another from, read from its saved user registers */
+const volatile __u32 sched_futex = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -393,6 +396,37 @@ static __always_inline void wl_check_switch_in(struct task_struct *next)
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
+/*
+ * The futex source "sched": instead of a program on every system call (the
+ * raw sys_enter tracepoint puts every task's system calls on the slow path
+ * and cost about 300 ns a call here), the switch-out of a task that goes
+ * to sleep says whether it sleeps in a futex wait: it left its user
+ * registers on its kernel stack, orig_ax the call, si the futex
+ * operation. The wake-up that ends such a sleep is the futex wake.
+ */
+#define NR_futex 202
+#define NR_futex_waitv 449
+#define NR_futex_wake 454
+#define NR_futex_wait 455
+
+/* t is asleep in a futex wait call (WAIT*, LOCK_PI*, futex_wait(v)). */
+static __always_inline bool in_futex_wait(struct task_struct *t)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	long nr;
+	__u32 op;
+
+	if (!regs)
+		return false;
+	nr = regs->orig_ax;
+	if (nr == NR_futex_waitv || nr == NR_futex_wait)
+		return true;
+	if (nr != NR_futex)
+		return false;
+	op = regs->si & 0x7f;
+	return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -400,12 +434,15 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	__u32 state = preempt ? 0 : (prev_state & 0x7fff);
 	__u32 pprio = prev->prio & 0xff;
 	__u32 nprio = next->prio & 0xff;
+	__u8 flags = (preempt ? FT_F_PREEMPT : 0) | FT_F_SUMEXEC;
 
+	/* a user task going to sleep: in a futex wait? */
+	if (sched_futex && state && prev->mm && in_futex_wait(prev))
+		flags |= FT_F_FUTEX_SLEEP;
 	/* direct loads (trusted BTF pointers), not probe-read helpers: this
 	 * runs on every context switch */
-	emit(FT_EV_SWITCH, (preempt ? FT_F_PREEMPT : 0) | FT_F_SUMEXEC,
-	     prev->pid, next->pid, state | pprio << 16 | nprio << 24,
-	     prev->se.sum_exec_runtime);
+	emit(FT_EV_SWITCH, flags, prev->pid, next->pid,
+	     state | pprio << 16 | nprio << 24, prev->se.sum_exec_runtime);
 	if (wl_thresh_ns) {
 		if (state == 0)
 			wl_mark_runnable(prev);
@@ -425,6 +462,8 @@ static __always_inline void on_wake(__u8 type, struct task_struct *p)
 
 	if (self_tgid && tgid == self_tgid)
 		return;
+	/* (a wake-up of a task asleep in a futex wait is a futex wake: the
+	 * readers know that from the sleep, no need to look here) */
 	if (in_irq_ctx())
 		flags |= FT_F_IRQ;
 	emit(type, flags, p->pid, (__u32)id,
@@ -684,10 +723,6 @@ int sys_write_enter(struct trace_event_raw_sys_enter *ctx)
  * path per call. x86-64 numbers.
  */
 #define NR_write 1
-#define NR_futex 202
-#define NR_futex_waitv 449
-#define NR_futex_wake 454
-#define NR_futex_wait 455
 
 /* Entry only: one event, no per-task state and no exit program; the
  * length of a wait is the sleep that follows (readers pair them). */

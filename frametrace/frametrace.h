@@ -67,6 +67,11 @@ enum ft_ev_type {
 				 * interrupted task, not a waker) */
 #define FT_F_NO_TASK 0x80	/* imported line whose task was unknown (perf's
 				 * ":-1 -1"): it names no running task */
+#define FT_F_FUTEX_SLEEP 0x08	/* SWITCH: prev went to sleep in a futex wait
+				 * (futex source "sched": no FUTEX events) */
+#define FT_F_FUTEX_WAKE 0x08	/* WAKING/WAKEUP: the waker was in a futex
+				 * wake call (not set by the recorder: the
+				 * readers know it from the sleep it ends) */
 
 #define FT_STATE_UNKNOWN 0x8000
 

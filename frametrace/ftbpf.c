@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 
 #include "bpf/frametrace.skel.h"
+#include "procnames.h"
 #include "sysinfo.h"
 
 static int verbosity;
@@ -135,10 +136,14 @@ struct prog_sel {
 				 * 3 marker, 4 optional wakeup */
 };
 
-enum { FUTEX_FEXIT, FUTEX_RAW, FUTEX_CLASSIC };
+enum { FUTEX_SCHED, FUTEX_FEXIT, FUTEX_RAW, FUTEX_CLASSIC };
 
 /*
  * One load attempt. Futex calls (and trace_marker writes) come from:
+ *  SCHED   the scheduler events themselves (the default): a switch-out of
+ *          a task sleeping in a futex wait, a wake-up made from a futex
+ *          wake call, read from the task's saved registers; no program on
+ *          the system calls (markers: raw sys_enter, only when asked for);
  *  FEXIT   fentry/fexit on futex_wait/futex_wake (markers: raw sys_enter);
  *  RAW     tp_btf/sys_enter, one program for every system call that
  *          ignores all but futex and write; futex calls are recorded at
@@ -198,9 +203,12 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o, int fmode,
 			s->rodata->marker_dev[0] =
 				(uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
 			b->markers = true;
+			b->marker_st_dev = st.st_dev;
+			b->marker_st_ino = st.st_ino;
 		}
 	}
 	s->rodata->raw_futex = futex && fmode == FUTEX_RAW;
+	s->rodata->sched_futex = futex && fmode == FUTEX_SCHED;
 
 	bpf_program__set_autoload(s->progs.on_wakeup, o->with_wakeup);
 	/* the interrupt programs attach in an order of their own */
@@ -244,8 +252,23 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o, int fmode,
 		bpf_program__set_autoload(s->progs.raw_sys_enter,
 					  fmode != FUTEX_CLASSIC &&
 						  (b->markers || (futex && fmode == FUTEX_RAW)));
+		/* a program on every system call only for markers: with
+		 * markers_later it attaches when the target opens
+		 * trace_marker (ft_bpf_attach_markers), else never; it
+		 * carries the futex calls in RAW mode, so attaches then */
+		b->marker_prog = NULL;
+		if (b->markers && fmode == FUTEX_CLASSIC)
+			b->marker_prog = s->progs.sys_write_enter;
+		else if (b->markers && !(futex && fmode == FUTEX_RAW))
+			b->marker_prog = s->progs.raw_sys_enter;
+		if (b->marker_prog && o->markers_later)
+			bpf_program__set_autoattach(b->marker_prog, false);
+		else
+			b->marker_prog = NULL; /* attached with the others */
+		b->markers_attached = b->markers && !b->marker_prog;
 		snprintf(b->futex_src, sizeof(b->futex_src), "%s",
 			 !futex			? "off"
+			 : fmode == FUTEX_SCHED ? "sched"
 			 : fmode == FUTEX_FEXIT ? "fexit"
 			 : fmode == FUTEX_RAW	? "raw syscall tracepoints"
 			 : tp_exists(b->tracefs, "sys_enter_futex")
@@ -285,9 +308,13 @@ int ft_bpf_open(struct ft_bpf *b, const struct ft_bpf_opts *o, char *err,
 			"frames");
 	}
 	{
-		static const char *const names[] = { "fexit on futex_wait/futex_wake",
-						      "raw syscall tracepoints" };
-		int first = o->force_syscalls ? FUTEX_CLASSIC : FUTEX_FEXIT;
+		static const char *const names[] = {
+			"futex from the scheduler events",
+			"fexit on futex_wait/futex_wake",
+			"raw syscall tracepoints" };
+		int first = o->force_syscalls ? FUTEX_CLASSIC
+			    : o->futex_calls  ? FUTEX_FEXIT
+					      : FUTEX_SCHED;
 
 		for (int m = first; m < FUTEX_CLASSIC; m++) {
 			char e2[256];
@@ -396,6 +423,40 @@ void ft_bpf_close(struct ft_bpf *b)
 	if (b->skel)
 		frametrace__destroy(b->skel);
 	memset(b, 0, sizeof(*b));
+}
+
+int ft_bpf_attach_markers(struct ft_bpf *b)
+{
+	struct bpf_link *l;
+
+	if (b->markers_attached || !b->marker_prog)
+		return 0;
+	l = bpf_program__attach(b->marker_prog);
+	if (!l)
+		return -1;
+	/* the skeleton's slot of that program: destroyed with it */
+	if (b->marker_prog == b->skel->progs.raw_sys_enter)
+		b->skel->links.raw_sys_enter = l;
+	else
+		b->skel->links.sys_write_enter = l;
+	b->markers_attached = true;
+	return 0;
+}
+
+bool ft_bpf_markers_poll(struct ft_bpf *b, pid_t root, uint64_t now_ns)
+{
+	pid_t pids[256];
+	size_t n;
+
+	if (b->markers_attached || !b->marker_prog || !root ||
+	    now_ns < b->marker_next_scan)
+		return false;
+	b->marker_next_scan = now_ns + 500000000ULL;
+	n = ft_proc_tree(root, pids, 256);
+	for (size_t i = 0; i < n; i++)
+		if (ft_proc_has_file(pids[i], b->marker_st_dev, b->marker_st_ino))
+			return !ft_bpf_attach_markers(b);
+	return false;
 }
 
 struct bpf_program *ft_bpf_present_prog(const struct ft_bpf *b)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <bpf/libbpf.h>
 
@@ -24,6 +25,12 @@ struct ft_bpf_opts {
 	bool no_futex;
 	bool no_markers;
 	bool force_syscalls;	/* skip the fexit attempt */
+	bool markers_later;	/* trace_marker writes: the program on every
+				 * system call attaches only at
+				 * ft_bpf_attach_markers() */
+	bool futex_calls;	/* every futex call (fexit, else sys_enter),
+				 * not only the sleeps and wake-ups the
+				 * scheduler events show */
 	uint64_t wl_thresh_ns;	/* flight: wake-up latency trigger */
 	const char *wl_comm;
 	ring_buffer_sample_fn on_event;	/* rb (stream) */
@@ -37,9 +44,13 @@ struct ft_bpf {
 	struct frametrace *skel;
 	struct ring_buffer *rb;		/* rb (stream) or aux (flight) */
 	int ncpus;
-	char futex_src[32];		/* "fexit", "syscalls", "off" */
+	char futex_src[32];		/* "sched", "fexit", "syscalls", "off" */
 	char tracefs[256];		/* "" when unavailable */
-	bool markers;
+	bool markers;			/* trace_marker writes can be recorded */
+	bool markers_attached;		/* ... and are */
+	struct bpf_program *marker_prog; /* to attach later, or NULL */
+	uint64_t marker_st_dev, marker_st_ino;	/* trace_marker's stat() */
+	uint64_t marker_next_scan;
 	char notes[512];		/* what was skipped and why */
 	/* flight mode */
 	volatile struct ft_slot *flight;
@@ -66,6 +77,13 @@ void ft_bpf_close(struct ft_bpf *b);
  * false when data is not such a record. */
 bool ft_rec_comm(const void *data, size_t size, char *out);
 bool ft_rec_mark(const void *data, size_t size, char *out);
+
+/* Attaches the trace_marker program held back by markers_later: 0, or -1
+ * with errno. */
+int ft_bpf_attach_markers(struct ft_bpf *b);
+/* Every 500 ms (now_ns, CLOCK_MONOTONIC): when a process of root's tree
+ * has trace_marker open, attaches the program. true when it did. */
+bool ft_bpf_markers_poll(struct ft_bpf *b, pid_t root, uint64_t now_ns);
 
 /* The uprobe program for present calls (present_attach.h attaches it). */
 struct bpf_program *ft_bpf_present_prog(const struct ft_bpf *b);

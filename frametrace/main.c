@@ -70,6 +70,22 @@ int ft_cmd_info(int argc, char **argv)
 	for (unsigned i = 1; i < FT_EV_NTYPES; i++)
 		if (counts[i])
 			printf("  %-20s %" PRIu64 "\n", ft_ev_name(i), counts[i]);
+	{
+		/* the futex source "sched": flags on the scheduler events */
+		uint64_t sl = 0, wk = 0;
+
+		for (size_t i = 0; i < t.nev; i++) {
+			sl += t.ev[i].type == FT_EV_SWITCH &&
+			      (t.ev[i].flags & FT_F_FUTEX_SLEEP);
+			wk += (t.ev[i].type == FT_EV_WAKING ||
+			       t.ev[i].type == FT_EV_WAKEUP) &&
+			      (t.ev[i].flags & FT_F_FUTEX_WAKE);
+		}
+		if (sl)
+			printf("futex sleeps: %" PRIu64 "\n", sl);
+		if (wk)
+			printf("wake-ups from futex wake calls: %" PRIu64 "\n", wk);
+	}
 	printf("tasks: %zu\nframes: %zu\nstrings: %zu\n", t.ntasks, t.nframes,
 	       t.nstr);
 	printf("lost_events: %" PRIu64 "\n", t.lost_events);

@@ -220,6 +220,32 @@ static int push_seg(struct builder *b, uint16_t cpu, uint64_t end,
 	return 0;
 }
 
+/* A futex wait known from the switch-out (FT_F_FUTEX_SLEEP): starts at
+ * the switch, address unknown, ended by the wake-up like an entry-only
+ * call. */
+static int sleep_futex(struct builder *b, struct ft_tstat *s, struct live *l,
+		       const struct ft_ev *e)
+{
+	struct ft_model *m = b->m;
+	struct ft_fx *f;
+
+	if (FT_VEC_RESERVE(m->fx, m->nfx, m->fxcap))
+		return -1;
+	f = &m->fx[m->nfx];
+	memset(f, 0, sizeof(*f));
+	f->ts = e->ts;
+	f->tid = e->tid;
+	f->op = 0; /* FUTEX_WAIT */
+	f->from_switch = true;
+	if (vec_push(&s->fxs, (uint32_t)m->nfx))
+		return -1;
+	s->futex_waits++;
+	l->last_fx_wait = (long)m->nfx;
+	l->pending_fx = (long)m->nfx;
+	m->nfx++;
+	return 0;
+}
+
 static int on_switch(struct builder *b, const struct ft_ev *e)
 {
 	struct ft_model *m = b->m;
@@ -293,6 +319,11 @@ static int on_switch(struct builder *b, const struct ft_ev *e)
 			if (pl->pending_fx >= 0 &&
 			    e->ts > m->fx[pl->pending_fx].ts + 100000)
 				pl->pending_fx = -1;
+			/* futex source "sched": the switch says the task
+			 * sleeps in a futex wait, which its wake-up ends */
+			if ((e->flags & FT_F_FUTEX_SLEEP) &&
+			    sleep_futex(b, ps, pl, e))
+				return -1;
 		}
 	}
 	/* next starts running */
@@ -356,6 +387,12 @@ static int on_wake(struct builder *b, const struct ft_ev *e)
 		ws = ft_model_task(m, e->tid);
 		wl = &b->live[ws - m->task];
 	}
+	/* futex source "sched": a task's wake-up of a task asleep in a
+	 * futex wait (its switch-out said so) is a futex wake */
+	if (ks && ((e->flags & FT_F_FUTEX_WAKE) ||
+		   (!irq && wl->state == TS_SLEEPING && wl->pending_fx >= 0 &&
+		    m->fx[wl->pending_fx].from_switch)))
+		ks->futex_wakes++;
 	if (e->type != FT_EV_WAKEUP_NEW && wl->state != TS_SLEEPING &&
 	    wl->state != TS_UNKNOWN)
 		return 0; /* already runnable or running: no effect */

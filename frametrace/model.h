@@ -66,10 +66,11 @@ struct ft_wake {
 
 struct ft_fx {
 	uint64_t ts, dur;
-	uint64_t uaddr;
+	uint64_t uaddr;		/* 0 unknown (from a switch-out) */
 	uint32_t tid;
 	uint16_t op;
 	int16_t ret;
+	bool from_switch;	/* futex source "sched": a switch-out said it */
 };
 
 /* Wait-type futex operation (FUTEX_WAIT*, LOCK_PI*, futex_waitv/wait). */

@@ -3,7 +3,6 @@
 #include "present_attach.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 
 #include "ftutil.h"
 #include "present.h"
+#include "procnames.h"
 #include "util.h"
 
 int ft_present_spec_parse(const char *arg, struct ft_present_spec *s,
@@ -324,53 +324,6 @@ static bool find_lib(char dirs[][512], size_t ndirs, const char *name,
 	return false;
 }
 
-/* ---- the process tree: /proc/[pid]/stat's parent pids ----------------- */
-
-struct proc_pp {
-	pid_t pid, ppid;
-};
-
-/* Pids of root and every process under it (at most max). */
-static size_t tree(pid_t root, pid_t *out, size_t max)
-{
-	struct proc_pp *pp = NULL;
-	size_t npp = 0, cap = 0, n = 0;
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-
-	if (max)
-		out[n++] = root;
-	if (!d)
-		return n;
-	while ((de = readdir(d))) {
-		char path[64], buf[512], *rp, *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (*end || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if (gs_read_text(path, buf, sizeof(buf)) < 0)
-			continue;
-		/* "pid (comm) S ppid ...": comm may hold ')' */
-		rp = strrchr(buf, ')');
-		if (!rp || strlen(rp) < 5)
-			continue;
-		if (FT_VEC_RESERVE(pp, npp, cap))
-			break;
-		pp[npp].pid = (pid_t)pid;
-		pp[npp].ppid = (pid_t)strtol(rp + 4, NULL, 10);
-		npp++;
-	}
-	closedir(d);
-	/* breadth first: each pass adds the children of what is in */
-	for (size_t i = 0; i < n && n < max; i++)
-		for (size_t k = 0; k < npp && n < max; k++)
-			if (pp[k].ppid == out[i] && pp[k].pid != root)
-				out[n++] = pp[k].pid;
-	free(pp);
-	return n;
-}
-
 /* The executable files pid has mapped (paths as it sees them). */
 static size_t mapped_files(pid_t pid, char ***paths)
 {
@@ -464,7 +417,7 @@ size_t ft_presents_scan(struct ft_presents *p, uint64_t now_ns)
 	if (!p->root || (now_ns && now_ns < p->next_scan_ns))
 		return 0;
 	p->next_scan_ns = now_ns + (uint64_t)FT_PRESENT_SCAN_MS * 1000000ULL;
-	n = tree(p->root, pids, 256);
+	n = ft_proc_tree(p->root, pids, 256);
 	for (size_t i = 0; i < n; i++)
 		added += attach_process(p, pids[i]);
 	return added;

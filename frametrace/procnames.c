@@ -2,10 +2,12 @@
 #include "procnames.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftutil.h"
 #include "util.h"
 
 static int read_comm(const char *path, char *comm, size_t len)
@@ -93,4 +95,74 @@ void ft_proc_mark_recorder(struct ft_trace *t, pid_t self)
 	for (size_t i = 0; i < t->ntasks; i++)
 		if (t->tasks[i].pid == (uint32_t)self)
 			t->tasks[i].flags |= FT_TASK_RECORDER;
+}
+
+struct proc_pp {
+	pid_t pid, ppid;
+};
+
+size_t ft_proc_tree(pid_t root, pid_t *out, size_t max)
+{
+	struct proc_pp *pp = NULL;
+	size_t npp = 0, cap = 0, n = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (max)
+		out[n++] = root;
+	if (!d)
+		return n;
+	while ((de = readdir(d))) {
+		char path[64], buf[512], *rp, *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (gs_read_text(path, buf, sizeof(buf)) < 0)
+			continue;
+		/* "pid (comm) S ppid ...": comm may hold ')' */
+		rp = strrchr(buf, ')');
+		if (!rp || strlen(rp) < 5)
+			continue;
+		if (FT_VEC_RESERVE(pp, npp, cap))
+			break;
+		pp[npp].pid = (pid_t)pid;
+		pp[npp].ppid = (pid_t)strtol(rp + 4, NULL, 10);
+		npp++;
+	}
+	closedir(d);
+	/* breadth first: each pass adds the children of what is in */
+	for (size_t i = 0; i < n && n < max; i++)
+		for (size_t k = 0; k < npp && n < max; k++)
+			if (pp[k].ppid == out[i] && pp[k].pid != root)
+				out[n++] = pp[k].pid;
+	free(pp);
+	return n;
+}
+
+bool ft_proc_has_file(pid_t pid, uint64_t dev, uint64_t ino)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char p[300];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "/proc/%d/fd/%s", (int)pid, de->d_name);
+		if (!stat(p, &st) && (uint64_t)st.st_dev == dev &&
+		    (uint64_t)st.st_ino == ino)
+			found = true;
+	}
+	closedir(d);
+	return found;
 }

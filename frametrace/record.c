@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * frametrace record: streams every scheduler, futex and marker event from
- * the BPF ring buffer into a trace file, plus framebench's frames from its
- * shared feed. The ring is drained on a timer (records are submitted
- * without wake-ups), events are written in chunks as they come, and every
- * drop is counted and reported.
+ * frametrace record: every scheduler, futex and marker event into a trace
+ * file, plus framebench's frames from its shared feed. The events go into
+ * the per-CPU ring the flight recorder keeps (a memory-mappable array, one
+ * segment and write index per CPU: no ring-buffer lock, no consumer
+ * position shared between CPUs), drained every --drain-ms; names, markers
+ * and present calls through the small ring buffer. Events are written in
+ * chunks as they come, and every loss (a lap of the ring overtaking the
+ * drain) is counted and reported.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,6 +30,7 @@
 #include "steal.h"
 #include "tracefile.h"
 #include "util.h"
+#include "watch.h"
 
 #define BATCH (1u << 18)
 
@@ -34,7 +38,8 @@ struct record_opts {
 	const char *out;
 	const char *feed_dir;
 	uint64_t duration, drain_ms, ring_mb, feed_pid;
-	bool with_wakeup, no_futex, no_markers, force_syscalls;
+	bool with_wakeup, no_futex, no_markers, force_syscalls, futex_calls;
+	bool markers_now;
 	bool quiet;
 	int verbose;
 	struct ft_present_cli present;	/* --present, -p */
@@ -44,6 +49,7 @@ struct record_opts {
 struct recorder {
 	struct record_opts o;
 	struct ft_bpf b;
+	struct ft_flight ring;	/* the per-CPU ring the events come through */
 	struct ft_child child;
 	struct ft_feedset feeds;
 	struct ft_steal steal;	/* the host's steal over the recording */
@@ -55,7 +61,8 @@ struct recorder {
 	size_t str_flushed;
 	uint64_t t0, events, marks;
 	uint64_t lost;		/* kernel events the ring buffer dropped */
-	struct ft_map seen;	/* tids seen in events */
+	struct ft_map seen;	/* tids seen in events (above SEEN_BITS) */
+	uint64_t *seen_bits;	/* ... and below */
 	struct ft_presents pr;	/* uprobes on present calls */
 	long present_str[FT_PRESENT_MAX_FUNCS];	/* cookie -> string + 1 */
 	uint64_t presents;
@@ -71,9 +78,20 @@ static void on_signal(int sig)
 
 /* ---- what comes in: ring records and feed frames --------------------- */
 
+/* Tids seen in events, named at the end. Hundreds of thousands of events
+ * a second come through here: a bit per tid below SEEN_BITS, the hash map
+ * above it. */
+#define SEEN_BITS (1u << 22)
+
 static void seen(struct recorder *r, uint32_t tid)
 {
-	if (tid && !ft_map_put(&r->seen, tid, 0, NULL))
+	if (!tid)
+		return;
+	if (tid < SEEN_BITS && r->seen_bits) {
+		r->seen_bits[tid >> 6] |= 1ULL << (tid & 63);
+		return;
+	}
+	if (!ft_map_put(&r->seen, tid, 0, NULL))
 		r->oom = 1;
 }
 
@@ -88,6 +106,22 @@ static int flush(struct recorder *r)
 	if (ft_writer_events(&r->w, r->batch, r->nbatch))
 		return -1;
 	r->nbatch = 0;
+	return 0;
+}
+
+static int on_event(void *ctx, void *data, size_t size);
+
+/* The events the per-CPU ring received since the last drain. */
+static int drain(struct recorder *r)
+{
+	if (ft_flight_drain(&r->ring)) {
+		r->oom = 1;
+		return -1;
+	}
+	for (size_t i = 0; i < r->ring.ncopy; i++)
+		if (on_event(r, &r->ring.copy[i].ev, sizeof(struct ft_ev)))
+			return -1;
+	ft_flight_copy_reset(&r->ring);
 	return 0;
 }
 
@@ -167,12 +201,19 @@ static void usage(FILE *f)
 		"                        vkQueuePresentKHR in the libraries the target\n"
 		"                        maps; FUNC[@LIB] another function (repeatable)\n"
 		"  -p, --pid PID         the target of --present (else the command)\n"
-		"      --buffer-mb N     BPF ring buffer size (default 16)\n"
+		"      --buffer-mb N     the per-CPU rings together (default 8)\n"
 		"      --drain-ms N      drain interval (default 25)\n"
 		"      --with-wakeup     also record sched_wakeup\n"
 		"      --no-futex        do not record futex calls\n"
 		"      --no-markers      do not record trace_marker writes\n"
-		"      --syscall-futex   use syscall tracepoints even if fexit works\n"
+		"      --markers         record them from the start; by default, with\n"
+		"                        a command or -p, once the target opens\n"
+		"                        trace_marker (a program on every system call\n"
+		"                        costs even processes that write none)\n"
+		"      --futex-calls     every futex call (fexit, else a program on\n"
+		"                        every system call), not only the waits that\n"
+		"                        sleep and the wake-ups they get (default)\n"
+		"      --syscall-futex   futex calls from the syscall tracepoints\n"
 		"      --feed-pid PID    read only this framebench's feed\n"
 		"      --feed-dir DIR    where feeds live (default /dev/shm)\n"
 		"  -q, --quiet           no summary on stderr\n"
@@ -192,6 +233,8 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 		{ "no-futex", no_argument, NULL, 'F' },
 		{ "no-markers", no_argument, NULL, 'M' },
 		{ "syscall-futex", no_argument, NULL, 'S' },
+		{ "futex-calls", no_argument, NULL, 258 },
+		{ "markers", no_argument, NULL, 259 },
 		{ "feed-pid", required_argument, NULL, 256 },
 		{ "present", required_argument, NULL, 257 },
 		{ "pid", required_argument, NULL, 'p' },
@@ -207,7 +250,7 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 	memset(r, 0, sizeof(*r));
 	o->feed_dir = "/dev/shm";
 	o->drain_ms = 25;
-	o->ring_mb = 16;
+	o->ring_mb = 8;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
@@ -224,6 +267,8 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 		case 'F': o->no_futex = true; break;
 		case 'M': o->no_markers = true; break;
 		case 'S': o->force_syscalls = true; break;
+		case 258: o->futex_calls = true; break;
+		case 259: o->markers_now = true; break;
 		case 256: o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
 		case 257: ft_present_cli_add(&o->present, optarg); break;
 		case 'p': ft_present_cli_pid(&o->present, optarg); break;
@@ -251,20 +296,34 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 static void start(struct recorder *r)
 {
 	struct ft_bpf_opts bo = {
-		.mode = FT_MODE_STREAM,
+		.mode = FT_MODE_FLIGHT,
 		.ring_mb = (uint32_t)r->o.ring_mb,
 		.with_wakeup = r->o.with_wakeup,
 		.no_futex = r->o.no_futex,
 		.no_markers = r->o.no_markers,
 		.force_syscalls = r->o.force_syscalls,
-		.on_event = on_event,
+		.futex_calls = r->o.futex_calls,
+		/* with a target, markers once it opens trace_marker */
+		.markers_later = !r->o.markers_now &&
+				 (r->o.command || r->o.present.pid),
+		.on_aux = on_event,
 		.ctx = r,
 	};
+	long ncpu = libbpf_num_possible_cpus();
+	uint64_t slots;
 	const char *failed;
 	char err[512];
 
+	/* --buffer-mb over the CPUs, 32-byte slots, a power of two per CPU
+	 * between 4096 and 4M */
+	slots = ((uint64_t)r->o.ring_mb << 20) / 32 / (uint64_t)(ncpu > 0 ? ncpu : 1);
+	for (bo.flight_shift = 12; bo.flight_shift < 22 &&
+				   (2ULL << bo.flight_shift) <= slots;
+	     bo.flight_shift++)
+		;
 	ft_trace_init(&r->meta);
 	ft_map_init(&r->seen);
+	r->seen_bits = calloc(SEEN_BITS / 64, sizeof(uint64_t));
 	r->batch = malloc(BATCH * sizeof(*r->batch));
 	if (!r->batch)
 		gs_die(EXIT_RUNTIME, "out of memory");
@@ -281,6 +340,11 @@ static void start(struct recorder *r)
 	}
 	if (r->b.notes[0] && !r->o.quiet)
 		gs_warn("record: %s", r->b.notes);
+	if (ft_flight_init(&r->ring, &r->b, false, r->b.slots_per_cpu)) {
+		if (r->child.pid > 0)
+			ft_child_abandon(&r->child);
+		gs_die(EXIT_RUNTIME, "out of memory");
+	}
 	if (ft_present_cli_any(&r->o.present)) {
 		const struct ft_present_cli *pc = &r->o.present;
 
@@ -303,6 +367,9 @@ static void start(struct recorder *r)
 		gs_die(EXIT_RUNTIME, "record: %s", err);
 	}
 	ft_feedset_init(&r->feeds, r->o.feed_dir, (int)r->o.feed_pid);
+	if (!r->o.feed_pid)
+		ft_feedset_root(&r->feeds, r->o.present.pid ? r->o.present.pid
+							    : r->child.pid);
 }
 
 static void catch_signals(void)
@@ -334,6 +401,11 @@ static void run(struct recorder *r)
 			next_scan = now + 200 * NSEC_PER_MSEC;
 		}
 		ft_presents_scan(&r->pr, now);
+		if (ft_bpf_markers_poll(&r->b, r->o.present.pid ? r->o.present.pid
+							      : r->child.pid, now) &&
+		    r->o.verbose)
+			gs_warn("record: the target opened trace_marker: "
+				"recording its writes");
 		if (ring_buffer__poll(r->b.rb, done ? 0 : (int)r->o.drain_ms) < 0 &&
 		    errno != EINTR)
 			break;
@@ -341,6 +413,8 @@ static void run(struct recorder *r)
 			gs_warn("record: reading the ring buffer failed");
 			break;
 		}
+		if (drain(r))
+			break;
 		if (ft_feedset_poll(&r->feeds, on_frame, r) < 0)
 			r->oom = 1;
 		if (r->oom || r->w.error)
@@ -358,9 +432,11 @@ static void stop(struct recorder *r)
 		ft_child_stop(&r->child, stop_sig ? stop_sig : SIGTERM);
 		ring_buffer__consume(r->b.rb);
 	}
+	drain(r);
 	ft_feedset_scan(&r->feeds);
 	ft_feedset_poll(&r->feeds, on_frame, r);
-	r->lost = ft_bpf_lost(&r->b, false);
+	/* a lap of the ring overtook the drain; names and markers dropped */
+	r->lost = r->ring.overwritten + ft_bpf_lost(&r->b, true);
 	ft_meta_set(&r->meta, "irq_context", "bpf");
 	ft_meta_set(&r->meta, "irq_depth_resets", "%" PRIu64,
 		    ft_bpf_irq_resets(&r->b));
@@ -372,7 +448,10 @@ static void stop(struct recorder *r)
 		ft_presents_close(&r->pr);
 	}
 	ft_meta_set(&r->meta, "futex", "%s", r->b.futex_src[0] ? r->b.futex_src : "off");
-	ft_meta_set(&r->meta, "markers", "%s", r->b.markers ? "trace_marker" : "off");
+	ft_meta_set(&r->meta, "markers", "%s",
+		    r->b.markers_attached ? "trace_marker"
+		    : r->b.markers	  ? "off (the target never opened trace_marker)"
+					  : "off");
 	if (r->b.notes[0])
 		ft_meta_set(&r->meta, "notes", "%s", r->b.notes);
 	ft_bpf_close(&r->b);
@@ -381,6 +460,14 @@ static void stop(struct recorder *r)
 /* Names of tasks seen in events but not named yet, from /proc. */
 static void name_tasks(struct recorder *r)
 {
+	for (uint32_t w = 0; r->seen_bits && w < SEEN_BITS / 64; w++)
+		for (uint64_t bits = r->seen_bits[w]; bits; bits &= bits - 1) {
+			uint32_t tid = w * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			if (!ft_task_get(&r->meta, tid) ||
+			    !ft_task_get(&r->meta, tid)->comm[0])
+				ft_proc_name_one(&r->meta, tid);
+		}
 	for (size_t i = 0; i < r->seen.cap; i++) {
 		uint32_t tid;
 
@@ -480,13 +567,15 @@ int ft_cmd_record(int argc, char **argv)
 	rc = finish_file(&r);
 	if (r.meta.lost_events)
 		gs_warn("record: %" PRIu64 " events were lost (%" PRIu64
-			" kernel events: ring buffer full; try a larger "
-			"--buffer-mb or a smaller --drain-ms)",
+			" kernel events: the ring overtook the drain; try a "
+			"larger --buffer-mb or a smaller --drain-ms)",
 			r.meta.lost_events, r.lost);
 	if (r.oom)
 		gs_warn("record: ran out of memory; the trace ends early");
 	ft_feedset_free(&r.feeds);
+	ft_flight_free(&r.ring);
 	ft_map_free(&r.seen);
+	free(r.seen_bits);
 	free(r.batch);
 	ft_trace_free(&r.meta);
 	if (rc == EXIT_OK && r.child.pid < 0 && WIFEXITED(r.child.status) &&

@@ -142,7 +142,8 @@ static void frame_source(struct ft_report *r)
 /*
  * Wake-ups from interrupts. A CPU whose wake-ups (100 or more) are 98 %
  * marked as made by an interrupt while the tasks on it made 20 or more
- * futex wake calls had its interrupt depth stuck (a recording before the
+ * futex wake calls (or, with the futex source "sched", 20 or more of
+ * those wake-ups ended a futex wait) had its interrupt depth stuck (a recording before the
  * exits were attached first and sched_switch reset the depth): the task
  * edges of that CPU are missing.
  */
@@ -152,6 +153,7 @@ static void irq_check(struct ft_report *r)
 	const char *src = ft_meta_get(t, "source");
 	uint32_t n = r->m.ncpus;
 	uint64_t *wk, *irq, *fw;
+	struct ft_map fsleep;	/* tid -> asleep in a futex wait */
 	bool has_waking = false;
 	size_t o = 0;
 
@@ -170,19 +172,35 @@ static void irq_check(struct ft_report *r)
 	for (size_t i = 0; i < t->nev; i++)
 		if (t->ev[i].type == FT_EV_WAKING)
 			has_waking = true;
+	ft_map_init(&fsleep);
 	for (size_t i = 0; i < t->nev; i++) {
 		const struct ft_ev *e = &t->ev[i];
 
 		if (e->cpu >= n)
 			continue;
 		if (e->type == (has_waking ? FT_EV_WAKING : FT_EV_WAKEUP)) {
+			uint32_t *v = ft_map_get(&fsleep, e->tid);
+
 			wk[e->cpu]++;
 			irq[e->cpu] += (e->flags & FT_F_IRQ) != 0;
+			/* futex source "sched": the wake-up of a task asleep
+			 * in a futex wait, which a futex wake call ends */
+			if (v && *v)
+				fw[e->cpu]++;
+			if (v)
+				*v = 0;
 		} else if (e->type == FT_EV_FUTEX &&
 			   ft_futex_is_wake((uint16_t)(e->arg & 0xffff))) {
 			fw[e->cpu]++;
+		} else if (e->type == FT_EV_SWITCH && e->tid &&
+			   (e->flags & FT_F_FUTEX_SLEEP)) {
+			uint32_t *v = ft_map_put(&fsleep, e->tid, 1, NULL);
+
+			if (v)
+				*v = 1;
 		}
 	}
+	ft_map_free(&fsleep);
 	for (uint32_t c = 0; c < n; c++)
 		if (wk[c] >= 100 && irq[c] * 100 >= wk[c] * 98 && fw[c] >= 20) {
 			int w = snprintf(r->irq_suspect + o,

@@ -283,10 +283,13 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 		if (l->timer_wait_ns)
 			fprintf(f, ", then slept %s until an interrupt (timer)",
 				ft_fmt_ns(d4, sizeof(d4), l->timer_wait_ns));
-		if (l->lock_wait_ns)
+		if (l->lock_wait_ns && l->futex_uaddr)
 			fprintf(f, ", futex wait %s (0x%" PRIx64 ")",
 				ft_fmt_ns(d4, sizeof(d4), l->lock_wait_ns),
 				l->futex_uaddr);
+		else if (l->lock_wait_ns) /* futex source "sched": no address */
+			fprintf(f, ", futex wait %s",
+				ft_fmt_ns(d4, sizeof(d4), l->lock_wait_ns));
 		else if (l->sleep_ns)
 			fprintf(f, ", slept %s", ft_fmt_ns(d4, sizeof(d4), l->sleep_ns));
 		fputc('\n', f);

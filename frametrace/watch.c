@@ -257,6 +257,7 @@ static void usage(FILE *f)
 		"  ring:\n"
 		"  --ring-slots N          events per CPU, power of two (default 262144)\n"
 		"  --user-ring             stream events into a user-space ring instead\n"
+		"  --no-futex, --no-markers, --markers, --futex-calls   as for record\n"
 		"  -d, --duration D        stop after D (else when CMD exits or SIGINT)\n"
 		"  -q, --quiet             notes only in captures.log\n");
 }
@@ -286,6 +287,10 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		{ "max-disk", required_argument, NULL, 'X' },
 		{ "ring-slots", required_argument, NULL, 'r' },
 		{ "user-ring", no_argument, NULL, 'u' },
+		{ "no-futex", no_argument, NULL, 259 },
+		{ "no-markers", no_argument, NULL, 260 },
+		{ "futex-calls", no_argument, NULL, 258 },
+		{ "markers", no_argument, NULL, 261 },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -337,6 +342,10 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		case 'X': o->max_disk = gs_opt_u64("--max-disk", optarg, 1, 1 << 20) << 20; break;
 		case 'r': o->ring_slots = gs_opt_u64("--ring-slots", optarg, 1024, 1 << 24); break;
 		case 'u': o->user_ring = true; break;
+		case 258: o->futex_calls = true; break;
+		case 259: o->no_futex = true; break;
+		case 260: o->no_markers = true; break;
+		case 261: o->markers_now = true; break;
 		case 'd': o->duration = gs_opt_duration_ns("--duration", optarg, NSEC_PER_SEC, NSEC_PER_MSEC, UINT64_MAX / 2); break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose++; break;
@@ -367,6 +376,11 @@ static void attach(struct ft_watch *w, struct ft_child *child)
 		.mode = FT_MODE_FLIGHT,
 		.wl_thresh_ns = w->o.wakelat_ns,
 		.wl_comm = w->o.wakelat_comm,
+		.no_futex = w->o.no_futex,
+		.no_markers = w->o.no_markers,
+		.futex_calls = w->o.futex_calls,
+		.markers_later = !w->o.markers_now &&
+				 (w->o.command || w->o.present.pid),
 		.on_aux = on_record,
 		.ctx = w,
 	};
@@ -404,7 +418,7 @@ static void attach(struct ft_watch *w, struct ft_child *child)
 
 /* The inputs besides the ring (steal, feeds) and the outputs
  * (captures.log, watch.pid). */
-static void open_sources_and_outputs(struct ft_watch *w)
+static void open_sources_and_outputs(struct ft_watch *w, pid_t child_pid)
 {
 	char path[4200];
 	FILE *pf;
@@ -417,6 +431,9 @@ static void open_sources_and_outputs(struct ft_watch *w)
 	if (!uname(&w->uts))
 		w->kernel = w->uts.release;
 	ft_feedset_init(&w->feeds, w->o.feed_dir, (int)w->o.feed_pid);
+	if (!w->o.feed_pid)
+		ft_feedset_root(&w->feeds, w->o.present.pid ? w->o.present.pid
+							    : child_pid);
 	snprintf(path, sizeof(path), "%s/captures.log", w->o.dir);
 	w->log = fopen(path, "a");
 	if (!w->log)
@@ -460,6 +477,8 @@ static void run(struct ft_watch *w, struct ft_child *child)
 			next_scan = now + 200 * NSEC_PER_MSEC;
 		}
 		ft_presents_scan(&w->pr, now);
+		ft_bpf_markers_poll(&w->b, w->o.present.pid ? w->o.present.pid
+							    : child->pid, now);
 		ring_buffer__poll(w->b.rb, done ? 0 : 10);
 		ring_buffer__consume(w->b.rb);
 		ft_feedset_poll(&w->feeds, on_feed_frame, w);
@@ -554,7 +573,7 @@ int ft_cmd_watch(int argc, char **argv)
 		gs_warn("watch: could not read /proc for task names");
 	ft_proc_mark_recorder(&w.names, getpid());
 	attach(&w, &child);
-	open_sources_and_outputs(&w);
+	open_sources_and_outputs(&w, child.pid);
 	catch_signals();
 	if (!w.o.quiet)
 		fprintf(stderr,

@@ -62,6 +62,10 @@ void ft_flight_copy_reset(struct ft_flight *fl);
 /* Copies what the ring holds that is not copied yet (first: everything it
  * holds). 0 or -1 when memory runs out. */
 int ft_flight_copy(struct ft_flight *fl, bool first);
+/* record: appends what the kernel ring holds past the last drain (events
+ * still being written wait for the next one; what a later lap overwrote
+ * is counted in overwritten). 0 or -1 when memory runs out. */
+int ft_flight_drain(struct ft_flight *fl);
 /* Sorts the copy by time, ring index breaking ties. */
 void ft_flight_copy_sort(struct ft_flight *fl);
 
@@ -107,6 +111,7 @@ struct ft_watch_opts {
 	size_t min_frames;
 	uint64_t max_captures, max_disk;
 	bool user_ring, quiet, warmup_triggers;
+	bool no_futex, no_markers, futex_calls, markers_now;
 	enum ft_frames_from frames_from;
 	const char *mangohud;
 	uint64_t wakelat_ns;	/* 0: no wake-up latency trigger */

@@ -107,6 +107,55 @@ static int copy_kernel_cpu(struct ft_flight *fl, int c, bool first)
 	return 0;
 }
 
+/* A recorder's continuous drain of one CPU: stops at a slot the program
+ * has not finished writing (its index is taken before it is written), to
+ * read it next time; a slot already rewritten by a later lap is lost. */
+static int drain_kernel_cpu(struct ft_flight *fl, int c)
+{
+	const struct ft_bpf *b = fl->b;
+	uint64_t head = __atomic_load_n(&b->heads[c].head, __ATOMIC_ACQUIRE);
+	uint64_t spc = b->slots_per_cpu;
+	uint64_t from = head > spc ? head - spc : 0;
+	uint64_t i;
+
+	if (fl->copied[c] < from) {
+		fl->overwritten += from - fl->copied[c];
+		fl->copied[c] = from;
+	}
+	for (i = fl->copied[c]; i < head; i++) {
+		volatile struct ft_slot *s =
+			&b->flight[(uint64_t)c * spc + (i & (spc - 1))];
+		struct ft_ev e;
+		uint64_t s1 = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), s2;
+
+		if (s1 < i + 1)
+			break; /* being written: next time */
+		if (s1 > i + 1) {
+			fl->overwritten++;
+			continue;
+		}
+		memcpy(&e, (const void *)&s->ev, sizeof(e));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+		if (s2 != s1) {
+			fl->overwritten++;
+			continue;
+		}
+		if (copy_push(fl, i, &e))
+			return -1;
+	}
+	fl->copied[c] = i;
+	return 0;
+}
+
+int ft_flight_drain(struct ft_flight *fl)
+{
+	for (int c = 0; c < fl->b->ncpus; c++)
+		if (drain_kernel_cpu(fl, c))
+			return -1;
+	return 0;
+}
+
 int ft_flight_copy(struct ft_flight *fl, bool first)
 {
 	if (fl->user)

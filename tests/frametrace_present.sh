@@ -6,10 +6,11 @@
 # `frametrace record --present auto -- glxgears` while perf records the same
 # run through its own uprobe on glXSwapBuffers (`perf probe`, system-wide).
 # Both see the same calls, so the frame counts must agree within 1 % + 2
-# (perf may drop events under load; a present in flight when the recorder
-# stops the program may be in one and not the other) and the frame-time
-# p50 within 2 % (each uprobe takes its own timestamp, a few microseconds
-# apart; the frames are about 0.6 ms). The perf text is imported with the
+# (a present in flight when the recorder stops the program may be in one
+# and not the other), plus what perf says it lost (its buffer full on a
+# busy machine), and the frame-time p50 within 2 % when perf lost nothing
+# (each uprobe takes its own timestamp, a few microseconds apart; the
+# frames are about 0.6 ms). The perf text is imported with the
 # frames taken from its uprobe events, and the recording must name the
 # present function, leave no uprobe, no Xvfb and no glxgears behind.
 # Skips (77), saying why, without root, perf, Xvfb, glxgears or libGLX
@@ -37,9 +38,12 @@ cleanup() {
 	at_exit
 }
 trap cleanup EXIT
+# a reader that stops reading (| head) still gets the cleanup
+trap 'exit 141' PIPE
 
-# a display of our own
-Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3>"$T/display" \
+# a display of our own (bounded: a test killed before its cleanup leaves
+# no X server for long)
+timeout 300 Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3>"$T/display" \
 	>"$T/xvfb.log" 2>&1 &
 XPID=$!
 i=0
@@ -72,7 +76,11 @@ grep -q "^meta present=glXSwapBuffers@.*libGLX" "$T/info" ||
 perf script -i "$T/perf.data" -F comm,pid,tid,cpu,time,event,trace --ns \
 	>"$T/script.txt" 2>/dev/null || fail "perf script failed"
 grep -m1 "$G:glXSwapBuffers" "$T/script.txt"
-perf report -i "$T/perf.data" --stats 2>/dev/null | grep -i "lost" | head -3
+# what perf lost (its buffer full on a busy machine): its frames then
+# merge two presents into one
+plost=$(perf report -i "$T/perf.data" --stats 2>/dev/null |
+	awk '/LOST/ && /events:/ { s += $3 } END { print s + 0 }')
+echo "perf lost $plost events"
 "$FT" import -o "$T/p.ftr" "$T/script.txt" 2>"$T/imp.err" ||
 	fail "import of the perf uprobe recording: $(cat "$T/imp.err")"
 grep -q "unknown events" "$T/imp.err" && fail "import: $(cat "$T/imp.err")"
@@ -88,11 +96,12 @@ echo "record: $rn frames, p50 $rp50 ms ($rsrc); perf: $pn frames, p50 $pp50 ms"
 case $rsrc in "present calls (glXSwapBuffers) of glxgears:"*) ;;
 *) fail "frames of the recording come from '$rsrc'" ;; esac
 [ "${rn:-0}" -gt 100 ] || fail "only ${rn:-0} frames recorded"
-echo "$rn $pn $rp50 $pp50" | awk '{
+echo "$rn $pn $rp50 $pp50 $plost" | awk '{
 	dn = $1 - $2; if (dn < 0) dn = -dn
 	dp = $3 - $4; if (dp < 0) dp = -dp
-	if (dn > 0.01 * $2 + 2) { print "FAIL: frame counts " $1 " vs " $2; bad = 1 }
-	if (dp > 0.02 * $4) { print "FAIL: frame-time p50 " $3 " vs " $4 " ms"; bad = 1 }
+	if (dn > 0.01 * $2 + 2 + $5) { print "FAIL: frame counts " $1 " vs " $2; bad = 1 }
+	if ($5 == 0 && dp > 0.02 * $4) { print "FAIL: frame-time p50 " $3 " vs " $4 " ms"; bad = 1 }
+	if ($5 > 0) print "note: perf lost events: p50 not compared"
 	exit bad }' || fails=$((fails + 1))
 
 # watch: the same frames drive the triggers (every frame is over 10 us)

@@ -22,9 +22,20 @@ if [ $rc -ne 0 ]; then
 fi
 "$FT" info "$T/t.ftr" >"$T/info" || fail "info failed"
 cat "$T/info"
-for ev in sched_switch sched_waking sched_process_fork futex; do
+for ev in sched_switch sched_waking sched_process_fork; do
 	grep -q "^  $ev " "$T/info" || fail "no $ev events"
 done
+# futex waits and wakes from the scheduler events (the default source)
+grep -q "^meta futex=sched" "$T/info" || fail "futex source: $(grep '^meta futex=' "$T/info")"
+grep -q "^futex sleeps: [1-9]" "$T/info" || fail "no futex sleeps flagged"
+"$FT" report "$T/t.ftr" | sed -n '/^futex wait per task/,/^$/p' >"$T/fx"
+awk 'NR > 2 && $2 > 0 && $NF > 0 { ok = 1 } END { exit !ok }' "$T/fx" ||
+	fail "no task with futex waits and wakes in the report: $(cat "$T/fx")"
+# every futex call with --futex-calls (fexit, else a program on every
+# system call)
+"$FT" record -q --futex-calls -o "$T/fc.ftr" -- "$FB" -d 500ms -w 100ms -q \
+	>/dev/null 2>&1 || fail "record --futex-calls"
+"$FT" info "$T/fc.ftr" | grep -q "^  futex " || fail "no futex call events with --futex-calls"
 grep -q "^meta lost_events=" "$T/info" || fail "lost events not reported"
 grep -q "^meta futex=" "$T/info" || fail "futex source not recorded"
 grep -q "^meta source=record" "$T/info" || fail "source"
