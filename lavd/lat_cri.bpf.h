@@ -196,6 +196,30 @@ static __always_inline u64 freq_now(u64 freq, u64 last_clk, u64 now)
 /* ---- latency criticality and the virtual deadline ---- */
 
 /*
+ * A profiled task's lat_cri (its boost and weights, knobs.h). A call of
+ * its own, not inlined: the compiler then leaves the default path as it
+ * was (shared code moved across the branch cost lavd without profiles
+ * a fifth more verified instructions), and the verifier never walks it
+ * without profiles.
+ */
+static __noinline u64 prof_lat_cri(struct task_struct *p, struct task_ctx *taskc,
+				   u64 now, u64 hboost)
+{
+	struct kn_lc_args a = {
+		.wait_hz = freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
+		.wake_hz = freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
+		.avg_runtime = taskc->avg_runtime,
+		.weight = task_weight(p),
+		.boost = static_boost(p) + taskc->wake_boost + hboost +
+			 taskc->kn.lat_cri_boost,
+		.freq_w = taskc->kn.lc_freq_w,
+		.run_w = taskc->kn.lc_run_w,
+	};
+
+	return kn_lat_cri(&a);
+}
+
+/*
  * Recompute lat_cri from the task's behaviour and the boosts of the
  * current placement (wakeup boosts are consumed), then fold in what the
  * waker and the wakees passed on. A game profile adds its boost and
@@ -204,7 +228,7 @@ static __always_inline u64 freq_now(u64 freq, u64 last_clk, u64 now)
 static __always_inline void update_lat_cri(struct task_struct *p,
 					   struct task_ctx *taskc, u64 now)
 {
-	u64 hboost = lavd_holder_boost(prof_holder(taskc)), own, boost;
+	u64 hboost = lavd_holder_boost(prof_holder(taskc)), own;
 
 	/* stopped while holding a futex: one boost, here (lock.bpf.h) */
 	if (hboost) {
@@ -214,24 +238,13 @@ static __always_inline void update_lat_cri(struct task_struct *p,
 		if (cpuc)
 			cpuc->nr_holder_boost++;
 	}
-	boost = static_boost(p) + taskc->wake_boost + hboost;
-	if (has_prof(taskc)) {
-		struct kn_lc_args a = {
-			.wait_hz = freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
-			.wake_hz = freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
-			.avg_runtime = taskc->avg_runtime,
-			.weight = task_weight(p),
-			.boost = boost + taskc->kn.lat_cri_boost,
-			.freq_w = taskc->kn.lc_freq_w,
-			.run_w = taskc->kn.lc_run_w,
-		};
-
-		own = kn_lat_cri(&a);
-	} else {
+	if (has_prof(taskc))
+		own = prof_lat_cri(p, taskc, now, hboost);
+	else
 		own = lavd_lat_cri(freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
 				   freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
-				   taskc->avg_runtime, task_weight(p), boost);
-	}
+				   taskc->avg_runtime, task_weight(p),
+				   static_boost(p) + taskc->wake_boost + hboost);
 	taskc->wake_boost = 0;
 	taskc->lat_cri = lavd_lat_cri_inherit(own, taskc->lat_cri_waker,
 					      taskc->lat_cri_wakee);

@@ -35,6 +35,14 @@ struct victim {
 	u64 lat_cri, stop;
 };
 
+/* A profiled wakee's scope (knobs.h); a call of its own, as prof_lat_cri(). */
+static __noinline enum lavd_evict_scope prof_evict_scope(struct task_ctx *taskc)
+{
+	return lavd_knob_evict_scope(taskc->greedy, taskc->lat_cri,
+				     READ_ONCE(lat_cri_max_avg),
+				     READ_ONCE(lat_cri_thresh), &taskc->kn);
+}
+
 /*
  * Does @cpu qualify as a victim for a wakee of lat_cri @lc that would
  * stop at @stop? Fills @v when it does.
@@ -119,9 +127,7 @@ static __always_inline bool try_preempt(struct task_struct *p,
 	bool greedy_only;
 
 	if (has_prof(taskc))	/* a game profile: its own switch and threshold */
-		scope = lavd_knob_evict_scope(taskc->greedy, lc,
-					      READ_ONCE(lat_cri_max_avg),
-					      READ_ONCE(lat_cri_thresh), &taskc->kn);
+		scope = prof_evict_scope(taskc);
 	else if (no_preemption)
 		return false;
 	else

@@ -29,6 +29,28 @@ static __always_inline u64 nr_pinned_waiting(s32 cpu)
 	return n > 0 ? (u64)n : 0;
 }
 
+/*
+ * A profiled task's slice (knobs.h), and whether it is boosted in bit 0
+ * (slices are far below 2^63). A call of its own for the reason
+ * prof_lat_cri() gives.
+ */
+static __noinline u64 prof_slice(struct task_ctx *taskc, u64 sys)
+{
+	struct kn_slice_args a = {
+		.sys_slice = sys,
+		.avg_runtime = taskc->avg_runtime,
+		.lat_cri = taskc->lat_cri,
+		.avg_lat_cri = READ_ONCE(avg_lat_cri_last),
+		.room = READ_ONCE(sys_room),
+		.greedy = taskc->greedy,
+	};
+	u64 s;
+
+	__builtin_memcpy(&a.kn, &taskc->kn, sizeof(a.kn));
+	s = kn_slice(&a);
+	return (lavd_min(s, LAVD_U64_MAX >> 1) << 1) | (a.boosted ? 1 : 0);
+}
+
 /* The slice a task gets for the run it starts now on @cpu. */
 static __always_inline u64 slice_for_run(struct task_struct *p,
 					 struct task_ctx *taskc, s32 cpu,
@@ -39,18 +61,9 @@ static __always_inline u64 slice_for_run(struct task_struct *p,
 
 	if (has_prof(taskc)) {
 		/* a game profile: its scale, bounds, boost and greedy cap */
-		struct kn_slice_args a = {
-			.sys_slice = sys,
-			.avg_runtime = taskc->avg_runtime,
-			.lat_cri = taskc->lat_cri,
-			.avg_lat_cri = READ_ONCE(avg_lat_cri_last),
-			.room = READ_ONCE(sys_room),
-			.greedy = taskc->greedy,
-		};
-
-		__builtin_memcpy(&a.kn, &taskc->kn, sizeof(a.kn));
-		s = kn_slice(&a);
-		boosted = a.boosted;
+		s = prof_slice(taskc, sys);
+		boosted = s & 1;
+		s >>= 1;
 	} else {
 		s = lavd_task_slice(sys, taskc->avg_runtime, taskc->lat_cri,
 				    READ_ONCE(avg_lat_cri_last), READ_ONCE(sys_room),
