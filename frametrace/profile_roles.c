@@ -503,6 +503,8 @@ int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
 	}
 	if ((rc = pr_find_presenter(a, err, errlen)))
 		return rc;
+	for (size_t i = 0; i < m->nfx && !a->futex_addrs; i++)
+		a->futex_addrs = m->fx[i].uaddr != 0;
 	u = pr_futex_users(m, &nu);
 	if (!u || pr_build_signals(a, u, nu) || graph_build(a, &g)) {
 		rc = -2;

@@ -162,6 +162,7 @@ struct pr_analysis {
 	struct pr_lock lock[PR_MAX_LOCKS];
 	unsigned nlocks;
 	char dropped[256];	/* roles framebench has no room for */
+	bool futex_addrs;	/* the trace's futex calls have addresses */
 
 	/* threads of the game's processes no role uses, by CPU */
 	uint32_t *left;

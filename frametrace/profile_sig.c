@@ -358,7 +358,7 @@ static int raw_cmp(const void *x, const void *y)
  * sorted by address. */
 struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
 {
-	struct pr_fxu *u = malloc((m->nfx ? m->nfx : 1) * sizeof(*u));
+	struct pr_fxu *u = malloc((m->nfx + m->nwake + 1) * sizeof(*u));
 	size_t k = 0;
 
 	if (!u)
@@ -372,7 +372,22 @@ struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
 			continue;
 		u[k++] = (struct pr_fxu){ f->uaddr, (uint32_t)(s - m->task), w, k2 };
 	}
-	qsort(u, k, sizeof(*u), fxu_cmp);
+	/* the waker of a wake-up that ended a futex wait wakes its address:
+	 * a trace with futex waits only (the recorder's default, from the
+	 * scheduler events) has no FUTEX_WAKE calls */
+	for (size_t i = 0; i < m->nwake; i++) {
+		const struct ft_wake *w = &m->wake[i];
+		const struct ft_tstat *s;
+
+		if (w->futex < 0 || !w->waker || w->irq || !m->fx[w->futex].uaddr)
+			continue;
+		s = ft_model_task(m, w->waker);
+		if (s)
+			u[k++] = (struct pr_fxu){ m->fx[w->futex].uaddr,
+						  (uint32_t)(s - m->task), 0, 1 };
+	}
+	if (k)
+		qsort(u, k, sizeof(*u), fxu_cmp);
 	/* one entry per (address, task) */
 	{
 		size_t j = 0;

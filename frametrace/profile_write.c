@@ -272,6 +272,10 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 		    quote(ft_task_comm(a->t, a->proc[p].pid), l, sizeof(l)),
 		    a->proc[p].pid);
 	}
+	if (!a->futex_addrs)
+		out(b, "\n# locks: none seen; the trace's futex waits carry no "
+		    "address (record with\n# --futex-calls for locks and for "
+		    "hand-offs to threads that were not asleep)\n");
 	any = false;
 	for (unsigned k = 0; k < a->nlocks; k++) {
 		const struct pr_lock *lk = &a->lock[k];
