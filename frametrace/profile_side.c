@@ -128,6 +128,10 @@ static int cmp_u64d(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* contended waits a lock needs before its hold is estimated and it is
+ * replayed: fewer say little about the hold, and add little contention */
+#define LOCK_MIN_WAITS 20
+
 static int by_waits(const void *x, const void *y)
 {
 	const struct pr_lock *p = x, *q = y;
@@ -175,7 +179,7 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 			if (ti >= 0 && a->th[ti].role != PR_NONE)
 				w[nw++] = (double)f->dur;
 		}
-		if (nw >= 5) {
+		if (nw >= LOCK_MIN_WAITS) {
 			struct pr_lock *l = NULL;
 
 			if (a->nlocks < PR_MAX_LOCKS) {
@@ -202,9 +206,12 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 				p25 = w[(nw - 1) / 4];
 				/* a lock taken at random times is contended
 				 * for a uniform part of its hold: p25 of the
-				 * waits is a quarter of it (preempted holders
-				 * lengthen the upper waits, not p25) */
-				l->hold = (struct pf_dist){ PF_FIXED, 4 * p25, 4 * p25 };
+				 * waits is a quarter of it; a preempted holder
+				 * lengthens waits, so at most their median */
+				p25 *= 4;
+				if (p25 > l->wait.p50)
+					p25 = l->wait.p50;
+				l->hold = (struct pf_dist){ PF_FIXED, p25, p25 };
 			}
 		}
 		free(w);

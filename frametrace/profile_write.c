@@ -287,7 +287,8 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 			    "on and wake\n");
 		any = true;
 		out(b, "# %s at 0x%llx: %zu contended waits by %u threads, %s; "
-		    "hold 4 x p25 of the waits (an estimate) = %s; in %s\n",
+		    "hold 4 x p25 of the waits, at most their p50 (an estimate) = "
+		    "%s; in %s\n",
 		    lk->name, (unsigned long long)lk->uaddr, lk->waits, lk->users,
 		    pcts(x, sizeof(x), &lk->wait), us(y, sizeof(y), pf_dist_mean(&lk->hold)),
 		    lk->where);
