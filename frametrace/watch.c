@@ -255,7 +255,8 @@ static void usage(FILE *f)
 		"  --max-captures N        (default 10)\n"
 		"  --max-disk MB           total size of captures (default 512)\n"
 		"  ring:\n"
-		"  --ring-slots N          events per CPU, power of two (default 262144)\n"
+		"  --ring-slots N          events per CPU, power of two (default 131072,\n"
+		"                          4 MiB a CPU)\n"
 		"  --user-ring             stream events into a user-space ring instead\n"
 		"  --no-futex, --no-markers, --markers, --futex-calls   as for record\n"
 		"  -d, --duration D        stop after D (else when CMD exits or SIGINT)\n"
@@ -309,7 +310,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 	o->max_captures = 10;
 	o->max_disk = 512ULL << 20;
 	o->min_frames = 60;
-	o->ring_slots = 262144;
+	o->ring_slots = 131072;
 	o->feed_dir = "/dev/shm";
 	optind = 1;
 	opterr = 0;
