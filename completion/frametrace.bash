@@ -27,7 +27,7 @@ _frametrace()
 	local cmd=${COMP_WORDS[1]} i
 	COMPREPLY=()
 	if [[ $COMP_CWORD -eq 1 ]]; then
-		COMPREPLY=($(compgen -W 'record watch trigger import report export info --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W 'record watch trigger import report export info profile compare --help --version' -- "$cur"))
 		return
 	fi
 	# record/watch -- CMD ARG...: complete the command
@@ -73,7 +73,8 @@ _frametrace()
 		return ;;
 	-d|--duration|--buffer-mb|--drain-ms|--pre|--post|--frame-ms|--frame-factor|\
 	--min-frames|--wakelat|--wakelat-comm|--min-gap|--max-captures|--max-disk|\
-	--ring-slots|--top|--slow-ms|--explain|--pid|--max-flows)
+	--ring-slots|--top|--slow-ms|--explain|--pid|--max-flows|--frames|--name|\
+	--step-cost|--pid-a|--pid-b)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
@@ -82,7 +83,7 @@ _frametrace()
 	fi
 	case $cmd in
 	info) _gamesched_files "$cur" '*.ftr' ;;
-	report|export|import) _gamesched_files "$cur" ;;
+	report|export|import|profile|compare) _gamesched_files "$cur" ;;
 	trigger)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur")) ;;

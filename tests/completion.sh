@@ -54,7 +54,7 @@ expect_comp "eevdf default lavd" gamesuite run quick --sched ""
 expect_comp "proton-hogs esports-browser" gamesuite run quick --sched eevdf --only ""
 expect_comp "interleaved rotate" gamesuite run quick --order ""
 expect_comp "--sched --only --json --html --dry-run" gamesuite run quick --
-expect_comp "record watch trigger import report export info" frametrace ""
+expect_comp "record watch trigger import report export info profile compare" frametrace ""
 expect_comp "--output --with-wakeup --feed-pid" frametrace record --
 expect_comp "feed markers mangohud auto" frametrace watch --frames-from ""
 expect_comp "perf ftrace mangohud" frametrace import --format ""
