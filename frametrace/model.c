@@ -494,6 +494,7 @@ static int on_futex(struct builder *b, const struct ft_ev *e)
 	if (FT_VEC_RESERVE(m->fx, m->nfx, m->fxcap))
 		return -1;
 	f = &m->fx[m->nfx];
+	memset(f, 0, sizeof(*f));	/* from_switch too: a call, not a switch */
 	f->ts = e->ts;
 	f->dur = (e->flags & FT_F_DUR_US) ? (uint64_t)e->arg2 * 1000 : e->arg2;
 	f->uaddr = e->val;
