@@ -238,15 +238,16 @@ static void frame(struct ft_trace *t, uint32_t pid, uint32_t tid, uint64_t prev,
  * the next frame; an audio thread (CPU 2) is woken by its timer every
  * 5 ms and works 100 us. nframes frames.
  */
-static void build_game(struct ft_trace *t, int nframes)
+static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
+			     const char *w1)
 {
 	uint64_t b = T0, prev = T0 - MS;
 
 	ft_trace_init(t);
 	t->ncpus = 3;
 	ft_task_set(t, GAME, GAME, "game");
-	ft_task_set(t, W0, GAME, "worker-0");
-	ft_task_set(t, W1, GAME, "worker-1");
+	ft_task_set(t, W0, GAME, w0);
+	ft_task_set(t, W1, GAME, w1);
 	ft_task_set(t, AUDIO, GAME, "audio-mixer");
 	ft_task_set(t, SERVER, SERVER, "server");
 	sw(t, b - 10 * US, 0, 0, GAME, 0);
@@ -281,6 +282,11 @@ static void build_game(struct ft_trace *t, int nframes)
 	}
 	t->end_ns = b + MS;
 	assert_int_equal(ft_trace_finish(t), 0);
+}
+
+static void build_game(struct ft_trace *t, int nframes)
+{
+	build_game_named(t, nframes, "worker-0", "worker-1");
 }
 
 struct fixture {
@@ -410,6 +416,33 @@ static void test_game_profile_parses(void **state)
 	assert_int_equal(p->periodic[FB_PER_AUDIO].period_ns, 5000000);
 	assert_string_equal(p->periodic[FB_PER_AUDIO].thread, "audio-mixer");
 	assert_non_null(strstr(text, "# stage 1: game:100"));
+	free(text);
+	free(p);
+	done(f);
+}
+
+/* Wine names every thread of a game after its .exe: the pool is the
+ * threads the game thread signals, the game thread itself left out. */
+static void test_pool_same_name(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct fb_profile *p = calloc(1, sizeof(*p));
+	char *text = NULL, err[512];
+	size_t len = 0;
+
+	(void)state;
+	build_game_named(&f->t, 150, "game", "game");
+	analyze(f, 0);
+	assert_int_equal(f->rc, 0);
+	assert_int_equal(f->a.npool, 2);
+	assert_true(f->a.pool[0] != GAME && f->a.pool[1] != GAME);
+	assert_int_equal(f->a.nstages, 1);
+	assert_int_equal(f->a.stage[0].tid, GAME);
+	assert_int_equal(pr_profile_text(&f->a, "g.ftr", "g", &text, &len, err,
+					 sizeof(err)), 0);
+	assert_int_equal(fb_profile_parse(text, len, "g.profile", p, err,
+					  sizeof(err)), 0);
+	assert_string_equal(p->worker_thread, "game");
 	free(text);
 	free(p);
 	done(f);
@@ -580,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_game_roles),
 		cmocka_unit_test(test_game_profile_parses),
+		cmocka_unit_test(test_pool_same_name),
 		cmocka_unit_test(test_cycle),
 		cmocka_unit_test(test_no_work),
 		cmocka_unit_test(test_bad_input),
