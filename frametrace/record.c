@@ -382,6 +382,28 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* How long to wait before the next drain: --drain-ms, less when a CPU's
+ * segment filled by more than a quarter since the last one (a burst of
+ * events: the drain keeps ahead of the ring's next lap). */
+static int drain_wait_ms(const struct recorder *r)
+{
+	uint64_t most = 0;
+
+	for (int c = 0; c < r->b.ncpus; c++) {
+		uint64_t head = __atomic_load_n(&r->b.heads[c].head,
+						__ATOMIC_RELAXED);
+		uint64_t d = head - r->ring.copied[c];
+
+		if (d > most)
+			most = d;
+	}
+	if (most * 4 <= r->b.slots_per_cpu)
+		return (int)r->o.drain_ms;
+	/* proportionally sooner, at least 1 ms */
+	most = r->o.drain_ms * r->b.slots_per_cpu / 4 / most;
+	return most ? (int)most : 1;
+}
+
 /* Until SIGINT/SIGTERM, the command's exit or --duration: drains the ring
  * every --drain-ms and polls the feeds. */
 static void run(struct recorder *r)
@@ -406,7 +428,7 @@ static void run(struct recorder *r)
 		    r->o.verbose)
 			gs_warn("record: the target opened trace_marker: "
 				"recording its writes");
-		if (ring_buffer__poll(r->b.rb, done ? 0 : (int)r->o.drain_ms) < 0 &&
+		if (ring_buffer__poll(r->b.rb, done ? 0 : drain_wait_ms(r)) < 0 &&
 		    errno != EINTR)
 			break;
 		if (ring_buffer__consume(r->b.rb) < 0 && errno != EINTR) {

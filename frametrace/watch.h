@@ -46,6 +46,7 @@ struct ft_flight {
 	uint64_t uhead;
 	/* the pending capture's copy, and per CPU the last index copied */
 	uint64_t *copied;
+	uint64_t *last_ts;	/* per CPU, the newest event drained */
 	struct ft_ring_ev *copy;
 	size_t ncopy, copycap;
 	uint64_t torn;		/* slots being rewritten while copied */
