@@ -13,9 +13,12 @@
 
 /* ---- CRC-32 (IEEE) -------------------------------------------------- */
 
+/* Slicing by 8: a recorder checksums every chunk it writes, some 30 MB a
+ * second on a busy machine, so the byte-at-a-time loop was a tenth of its
+ * CPU time. Same CRC (IEEE 802.3, reflected, as zlib's crc32). */
 uint32_t ft_crc32(const void *buf, size_t len)
 {
-	static uint32_t table[256];
+	static uint32_t table[8][256];
 	static int ready;
 	const uint8_t *p = buf;
 	uint32_t c = 0xffffffffu;
@@ -26,12 +29,29 @@ uint32_t ft_crc32(const void *buf, size_t len)
 
 			for (int k = 0; k < 8; k++)
 				x = (x & 1) ? 0xedb88320u ^ (x >> 1) : x >> 1;
-			table[i] = x;
+			table[0][i] = x;
 		}
+		for (uint32_t i = 0; i < 256; i++)
+			for (int t = 1; t < 8; t++)
+				table[t][i] = (table[t - 1][i] >> 8) ^
+					      table[0][table[t - 1][i] & 0xff];
 		ready = 1;
 	}
+	while (len >= 8) {
+		uint32_t lo, hi;
+
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + 4, 4);
+		lo ^= c; /* little-endian words: the first byte is the lowest */
+		c = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^
+		    table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^
+		    table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^
+		    table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
+		p += 8;
+		len -= 8;
+	}
 	while (len--)
-		c = table[(c ^ *p++) & 0xff] ^ (c >> 8);
+		c = table[0][(c ^ *p++) & 0xff] ^ (c >> 8);
 	return c ^ 0xffffffffu;
 }
 
@@ -212,6 +232,10 @@ int ft_writer_open(struct ft_writer *w, const char *path, uint32_t ncpus,
 	memset(w, 0, sizeof(*w));
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	w->f = fopen(path, "wb");
+	/* a recorder writes tens of MB a second: few large writes (a system
+	 * call costs much in a VM) */
+	if (w->f)
+		setvbuf(w->f, NULL, _IOFBF, 1 << 20);
 	if (!w->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
