@@ -304,7 +304,7 @@ void lavd_gp_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k)
 		   (o->greedy_preempt ? LAVD_KN_GREEDY_PREEMPT : 0) |
 		   (o->no_futex_boost ? 0 : LAVD_KN_FUTEX) |
 		   (o->no_slice_boost ? 0 : LAVD_KN_SLICE_BOOST) |
-		   (o->chain_deadline ? LAVD_KN_CHAIN_DL : 0);
+		   (o->no_chain_deadline ? 0 : LAVD_KN_CHAIN_DL);
 }
 
 static void set_flag(struct lavd_knobs *k, const struct lavd_gprof *p,

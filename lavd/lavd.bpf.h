@@ -74,7 +74,7 @@ const volatile bool no_wake_sync;
 const volatile bool no_preemption;
 /* wakees below the threshold may evict greedy runners (--greedy-preempt) */
 const volatile bool greedy_preempt;
-/* a wakee keeps its waker's deadline when that is earlier (--chain-deadline) */
+/* a wakee keeps its waker's deadline when that is earlier (--no-chain-deadline: off) */
 const volatile bool chain_deadline;
 /* a greedy task runs at most this long at a time; 0: no cap */
 const volatile u64 greedy_slice_ns;

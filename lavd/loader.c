@@ -184,7 +184,7 @@ static void set_options(struct lavd_loader *ld)
 	skel->rodata->no_wake_sync = o->no_wake_sync;
 	skel->rodata->no_preemption = o->no_preemption;
 	skel->rodata->greedy_preempt = o->greedy_preempt;
-	skel->rodata->chain_deadline = o->chain_deadline;
+	skel->rodata->chain_deadline = !o->no_chain_deadline;
 	skel->rodata->greedy_slice_ns = o->greedy_slice_us * 1000;
 	skel->rodata->no_futex_boost = o->no_futex_boost;
 	skel->rodata->no_slice_boost = o->no_slice_boost;
@@ -442,7 +442,7 @@ void lavd_print_setup(const struct lavd_loader *ld, int cycle)
 	if (o->greedy_slice_us)
 		snprintf(cap, sizeof(cap), "%llu us", (unsigned long long)o->greedy_slice_us);
 	printf("lavd: chain deadlines %s, greedy victims %s, greedy slice %s\n",
-	       o->chain_deadline ? "on" : "off", o->greedy_preempt ? "on" : "off",
+	       o->no_chain_deadline ? "off" : "on", o->greedy_preempt ? "on" : "off",
 	       o->greedy_slice_us ? cap : "uncapped");
 	print_energy_setup(ld);
 }

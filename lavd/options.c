@@ -66,6 +66,7 @@ static const struct lavd_opts defaults = {
 	.slice_max_us = LAVD_SLICE_MAX_DFL / 1000,
 	.preempt_shift = LAVD_PREEMPT_SHIFT_DFL,
 	.pinned_slice_us = 5000,
+	.greedy_slice_us = LAVD_GREEDY_SLICE_DFL / 1000,
 	.power_mode = LAVD_PM_AUTO,
 	.match_scan_ms = 1000,
 	.sysfs = "/sys",
@@ -92,11 +93,11 @@ static const struct opt_spec specs[] = {
 	  .help = "never evict a running task for a waking one" },
 	/* how long a greedy task runs before queued work gets the CPU */
 	{ "greedy-slice-us", 0, "N", OPT_U64, FIELD(greedy_slice_us), RANGE(0, 1000000),
-	  .loads = true,
+	  .loads = true, .show_default = true,
 	  .help = "a greedy task's slice is at most N us (0: no cap)" },
-	/* EDF along wake chains (lat_cri.bpf.h) */
-	{ "chain-deadline", 0, NULL, OPT_SET, FIELD(chain_deadline), .loads = true,
-	  .help = "a woken task keeps its waker's deadline when earlier" },
+	/* ablation: each link of a wake chain keeps its own deadline */
+	{ "no-chain-deadline", 0, NULL, OPT_SET, FIELD(no_chain_deadline), .loads = true,
+	  .help = "a woken task does not keep its waker's earlier deadline" },
 	/* under the threshold, a wakee may still evict a greedy task */
 	{ "greedy-preempt", 0, NULL, OPT_SET, FIELD(greedy_preempt), .loads = true,
 	  .help = "any non-greedy wakee may evict a greedy running task" },

@@ -22,7 +22,7 @@ struct lavd_opts {
 	bool no_wake_sync, partial;
 	bool no_preemption, greedy_preempt, no_futex_boost, no_slice_boost;
 	uint64_t greedy_slice_us;
-	bool chain_deadline;
+	bool no_chain_deadline;
 	int preempt_kick;		/* LAVD_KICK_* */
 	bool futex_tracepoint;		/* --debug-futex-path tracepoint */
 	/* energy and topology */

@@ -287,7 +287,7 @@ LAVD_INLINE __u64 lavd_deadline_delta(__u64 acc_runtime, __u64 penalty,
 }
 
 /*
- * Deadlines along a wake chain (--chain-deadline): the links that make one
+ * Deadlines along a wake chain (on unless --no-chain-deadline): the links that make one
  * frame serve the same deadline, so a wakee keeps its waker's deadline
  * when that is earlier than its own - EDF over the chain, not link by
  * link. Bounded: never more than LAVD_CHAIN_LEAD_MAX behind the logical
@@ -295,6 +295,12 @@ LAVD_INLINE __u64 lavd_deadline_delta(__u64 acc_runtime, __u64 penalty,
  * wakee (more service than its share) keeps its own. 0: nothing inherited.
  */
 #define LAVD_CHAIN_LEAD_MAX	(1ULL * LAVD_NSEC_PER_MSEC)
+/*
+ * --greedy-slice-us's default. Under background load a greedy task (a CPU
+ * hog) on a boosted or multi-tick slice kept the game's wakeups queued for
+ * up to 13 ms (frametrace in the VM); capped, it yields at the next tick.
+ */
+#define LAVD_GREEDY_SLICE_DFL	(1000ULL * LAVD_NSEC_PER_USEC)
 LAVD_INLINE __u64 lavd_chain_deadline(__u64 own, __u64 inherited, __u64 clock,
 				      bool greedy)
 {

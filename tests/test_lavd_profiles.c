@@ -158,7 +158,8 @@ static void parse_errors(void **state)
 static void resolve(void **state)
 {
 	struct lavd_opts o = { .slice_min_us = 500, .slice_max_us = 5000,
-			       .preempt_shift = 6, .greedy_slice_us = 0 };
+			       .preempt_shift = 6, .greedy_slice_us = 0,
+			       .no_chain_deadline = true };
 	struct lavd_knobs dfl;
 	struct lavd_gprof p;
 	char err[256];
@@ -188,7 +189,7 @@ static void resolve(void **state)
 			    "--no-futex-boost leaves out");
 	/* options switch flags off for profiles that do not say */
 	o.no_preemption = o.no_slice_boost = true;
-	o.chain_deadline = true;
+	o.no_chain_deadline = false;
 	lavd_gp_default_knobs(&o, &dfl);
 	assert_int_equal(dfl.flags, LAVD_KN_EVICTABLE | LAVD_KN_FUTEX | LAVD_KN_CHAIN_DL);
 }
