@@ -66,6 +66,7 @@ struct recorder {
 	struct ft_presents pr;	/* uprobes on present calls */
 	long present_str[FT_PRESENT_MAX_FUNCS];	/* cookie -> string + 1 */
 	uint64_t presents;
+	uint64_t early_frames;	/* feed frames begun before the recording */
 	int oom;
 };
 
@@ -183,6 +184,13 @@ static int on_frame(void *ctx, int pid, const struct gs_feed_frame *f)
 	struct recorder *r = ctx;
 	struct ft_frame fr = ft_frame_from_feed(pid, f);
 
+	/* the feed still holds frames from before the recording began: no
+	 * event tells what their tasks did, and explained they would blame
+	 * whoever ran first in the trace */
+	if ((fr.start_ns ? fr.start_ns : fr.present_ns) < r->t0) {
+		r->early_frames++;
+		return 0;
+	}
 	return ft_frame_push(&r->meta, &fr);
 }
 
@@ -516,6 +524,8 @@ static void describe(struct recorder *r)
 	ft_meta_set(&r->meta, "lost_kernel_events", "%" PRIu64, r->lost);
 	ft_meta_set(&r->meta, "lost_feed_frames", "%" PRIu64,
 		    ft_feedset_lost(&r->feeds));
+	ft_meta_set(&r->meta, "feed_frames_before_recording", "%" PRIu64,
+		    r->early_frames);
 	ft_meta_set(&r->meta, "recorder_tgid", "%d", (int)getpid());
 	ft_meta_set(&r->meta, "ring_mb", "%" PRIu64, r->o.ring_mb);
 	ft_meta_set(&r->meta, "drain_ms", "%" PRIu64, r->o.drain_ms);

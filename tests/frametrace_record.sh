@@ -71,4 +71,20 @@ grep "looks stuck" "$T/old.rep" || fail "the old attach order left no stuck inte
 # the recorder filtered itself: no wake-ups of its own threads
 "$FT" report --json --top 1000 "$T/t.ftr" >"$T/rep.json" || fail "report --json"
 grep -o '"reconstructed_switches": [0-9]*' "$T/rep.json"
+# a recording that starts while a game runs: the feed still holds the
+# frames from before, which no event explains; they are left out and
+# counted (a 1 s recording of a 60 FPS game 1.5 s in)
+"$FB" -d 4s -w 200ms -q >/dev/null 2>&1 &
+fbpid=$!
+sleep 1.5
+"$FT" record -q -d 1s --feed-pid "$fbpid" -o "$T/late.ftr" >/dev/null 2>&1 ||
+	fail "record --feed-pid of a running framebench"
+kill "$fbpid" 2>/dev/null
+wait "$fbpid" 2>/dev/null
+"$FT" info "$T/late.ftr" >"$T/late" || fail "info of the late recording"
+early=$(sed -n 's/^meta feed_frames_before_recording=//p' "$T/late")
+[ "${early:-0}" -ge 30 ] || fail "frames from before the recording: '${early:-}' counted (expected >= 30)"
+n=$(awk '/^frames:/ { print $2 }' "$T/late")
+[ "${n:-0}" -ge 20 ] && [ "${n:-0}" -le 80 ] ||
+	fail "a 1 s recording at 60 FPS kept ${n:-0} frames (expected 20-80)"
 finish "frametrace record"

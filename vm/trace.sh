@@ -2,22 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Frames recorded inside the VM: for each scheduler configuration, one
-# framebench run with the background load, a window of it recorded by
+# framebench run with the background load, all of it recorded by
 # frametrace (BPF in the guest kernel), and frametrace's report
 # (vm/plans/trace.sh). The reports land in OUT/files/report-IDX.txt and
 # .json; this script prints each one's frame summary, the most
 # latency-critical tasks and the first slow frames explained.
 #
 #   vm/trace.sh [--configs C1,C2,...] [--profile NAME] [--bg PATTERN|none]
-#               [--duration D] [--record D] [--slow-ms MS]
+#               [--duration D] [--slow-ms MS]
 #               [--calibration R|auto] [--tcg single|multi] [--smp SPEC]
 #               [--program PATH]... [--out DIR]
-# Defaults: lavd; proton; hogs:2; 12s, 5s recorded from 3 s in; auto;
+# Defaults: lavd; proton; hogs:2; 12s, all of it recorded; auto;
 # thread=single; -smp 2.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-configs=lavd profile=proton bg=hogs:2 dur=12s rec=5s slow="" calib=auto tcg=${VM_TCG:-single} smp=2
+configs=lavd profile=proton bg=hogs:2 dur=12s slow="" calib=auto tcg=${VM_TCG:-single} smp=2
 out="" extra=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -25,7 +25,6 @@ while [ $# -gt 0 ]; do
 	--profile) profile=$2; shift 2 ;;
 	--bg) bg=$2; shift 2 ;;
 	--duration) dur=$2; shift 2 ;;
-	--record) rec=$2; shift 2 ;;
 	--slow-ms) slow=$2; shift 2 ;;
 	--calibration) calib=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
@@ -43,7 +42,7 @@ out=${out:-$B/vm/trace}
 ncfg=$(echo "$configs" | tr ',' '\n' | wc -l)
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
 limit=$(( 300 + ncfg * (secs + 60) * 3 ))
-append="gs.configs=$configs gs.profile=$profile gs.bg=$bg gs.fbdur=$dur gs.rec=$rec gs.calib=$calib"
+append="gs.configs=$configs gs.profile=$profile gs.bg=$bg gs.fbdur=$dur gs.calib=$calib"
 [ -n "$slow" ] && append="$append gs.slow=$slow"
 # shellcheck disable=SC2086
 BUILD=$B vm/run.sh trace --expect trace --timeout "$limit" --tcg "$tcg" --smp "$smp" \

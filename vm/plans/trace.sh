@@ -2,17 +2,19 @@
 #
 # Guest plan of vm/trace.sh: frames recorded inside the VM, to see which
 # links of the frame chain wait runnable and behind whom. For each
-# scheduler configuration in turn: load it, start framebench with the
-# background load, record a window of it with frametrace (BPF, the guest's
-# real tracepoints; frames from framebench's feed), and send frametrace's
-# text and JSON reports to the host.
+# scheduler configuration in turn: load it, run framebench with the
+# background load under frametrace record (BPF, the guest's real
+# tracepoints; frames from framebench's feed), and send frametrace's text
+# and JSON reports to the host. The recorder runs framebench itself, so
+# the whole run is recorded: loading the BPF programs takes seconds under
+# emulation, and a recording started beside a running game began at a
+# different point of it each time.
 #
 # Parameters (vm/boot.sh --append):
 #   gs.configs=C1,C2,...  "default" or "PROGRAM[:ARG...]" from /bin (default lavd)
 #   gs.profile=NAME       framebench profile (default proton)
 #   gs.bg=PATTERN         background load (default hogs:2; none: no load)
 #   gs.fbdur=D            framebench's measured duration (default 12s)
-#   gs.rec=D              frametrace's recording, from 3 s into the run (default 5s)
 #   gs.slow=MS            frametrace report --slow-ms (default: its own 2x median)
 #   gs.calib=R|auto       framebench --calibration (default auto)
 # Lines: "DATA calibration R", "TRACE-START IDX config", FILE
@@ -22,12 +24,11 @@ configs=$(gs_param configs lavd)
 profile=$(gs_param profile proton)
 bg=$(gs_param bg hogs:2)
 fbdur=$(gs_param fbdur 12s)
-rec=$(gs_param rec 5s)
 slow=$(gs_param slow "")
 calib=$(gs_param calib auto)
 LOG=/tmp/sched.log
 
-gs_out "PHASE trace configs=$configs profile=$profile bg=$bg fbdur=$fbdur rec=$rec"
+gs_out "PHASE trace configs=$configs profile=$profile bg=$bg fbdur=$fbdur"
 for p in framebench frametrace; do
 	[ -x "/bin/$p" ] || { gs_result trace FAIL "no /bin/$p (make static)"; return 0; }
 done
@@ -52,14 +53,11 @@ for cfg in $(echo "$configs" | tr ',' ' '); do
 	fi
 	gs_out "TRACE-START $idx $cfg ops=$(scx_ops)"
 	if [ "$bg" = none ]; then set --; else set -- --bg "$bg"; fi
-	framebench --profile "$profile" --duration "$fbdur" --calibration "$calib" "$@" \
-		--json /tmp/run.json -q > /tmp/run.out 2>&1 &
-	FPID=$!
-	sleep 3
-	frametrace record -q -o /tmp/t.ftr --duration "$rec" > /tmp/rec.out 2>&1
+	frametrace record -q -o /tmp/t.ftr -- framebench --profile "$profile" \
+		--duration "$fbdur" --calibration "$calib" "$@" --json /tmp/run.json -q \
+		> /tmp/run.out 2> /tmp/rec.out
 	rrc=$?
-	wait "$FPID"
-	gs_out "RUN-END $idx exit=$? $(tr -d '\n' < /tmp/run.out) record=$rrc"
+	gs_out "RUN-END $idx exit=$rrc $(tr -d '\n' < /tmp/run.out)"
 	[ -n "$SPID" ] && { kill -INT "$SPID"; wait_exit "$SPID" 30; }
 	if [ $rrc -ne 0 ]; then
 		show_log /tmp/rec.out 20
