@@ -4,7 +4,6 @@
  * repeated, and say with statistics which is better.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -460,16 +459,6 @@ static bool make_workdir(const char *workdir, struct gsu_results *r)
 	return true;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* Runs the suite and writes the table, --json and --html; returns the exit
  * status. */
 static int run_and_report(const struct cli *cli, struct gsu_results *r,
@@ -493,7 +482,7 @@ static int run_and_report(const struct cli *cli, struct gsu_results *r,
 		gs_warn("interrupted by signal %d: wrote what was measured so "
 			"far", (int)gsu_stop_signal);
 	if (tmpdir)
-		nftw(r->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		gs_remove_tree(r->workdir);
 	return rc;
 }
 

@@ -6,7 +6,6 @@
  * machine, and Ctrl-C stops at once and unloads.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -173,20 +172,33 @@ static void parse(int argc, char **argv, struct tune *t, struct gsu_settings *se
 
 /* ---- the workload ---- */
 
-static int make_workdir(struct tune *t)
+/* A temporary working folder goes however tune ends: a refused --only or
+ * --match exits through gs_die after it was made. */
+static char tmp_workdir[sizeof(((struct tune *)0)->workdir)];
+static pid_t tmp_owner;
+
+static void remove_tmp_workdir(void)
+{
+	if (tmp_workdir[0] && getpid() == tmp_owner)
+		gs_remove_tree(tmp_workdir);
+}
+
+static void make_workdir(struct tune *t)
 {
 	const char *td = getenv("TMPDIR");
 
 	if (t->workdir[0]) {
 		if (mkdir(t->workdir, 0755) && errno != EEXIST)
 			gs_die(EXIT_RUNTIME, "cannot create %s: %s", t->workdir, strerror(errno));
-		return 0;
+		return;
 	}
 	snprintf(t->workdir, sizeof(t->workdir), "%s/gamesuite-tune.XXXXXX",
 		 td && *td ? td : "/tmp");
 	if (!mkdtemp(t->workdir))
 		gs_die(EXIT_RUNTIME, "cannot create a temporary folder: %s", strerror(errno));
-	return 1;
+	gs_strlcpy(tmp_workdir, t->workdir, sizeof(tmp_workdir));
+	tmp_owner = getpid();
+	atexit(remove_tmp_workdir);
 }
 
 /* --framebench PROFILE is a suite of one workload, written and parsed. */
@@ -480,15 +492,6 @@ static double epoch(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 int gsu_tune_main(int argc, char **argv)
 {
 	static struct tune t;
@@ -500,7 +503,7 @@ int gsu_tune_main(int argc, char **argv)
 		.scx_root = GS_SCX_ROOT, .confidence = 0.95,
 	};
 	char err[300], desc[560];
-	bool tmp, ok;
+	bool ok;
 	int rc = EXIT_OK;
 
 	t.lavd = "lavd";
@@ -514,7 +517,7 @@ int gsu_tune_main(int argc, char **argv)
 	}
 	if (tune_make_grid(&t, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "option --knob: %s", err);
-	tmp = make_workdir(&t);
+	make_workdir(&t);
 	load_workload(&t, &su);
 	set.confidence = su.confidence;
 	pick_metric(&t, &su.w[0]);
@@ -577,7 +580,5 @@ int gsu_tune_main(int argc, char **argv)
 			(int)gsu_stop_signal);
 	free(t.bg);
 	gsu_suite_free(&su);
-	if (tmp)
-		nftw(t.workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;
 }

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -349,16 +348,6 @@ void gsu_exec_free(struct gsu_exec *x)
 
 /* ---- check: the workload's own verdict on its invocation -------------- */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* Runs argv with its output in log; 0 when it exits 0 within 10 s, else
  * -1 with its last line (or how it ended) in why. */
 static int run_check(char **argv, const char *log, char *why, size_t whylen)
@@ -440,7 +429,7 @@ int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
 free_exec:
 	gsu_exec_free(&x);
 out:
-	nftw(tmp, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	gs_remove_tree(tmp);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -217,6 +218,21 @@ void gs_die_bad_option(int c, char *const argv[])
 void gs_die_extra_argument(const char *arg)
 {
 	gs_die(EXIT_USAGE, "unexpected argument '%s' (see --help)", arg);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void gs_remove_tree(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int gs_read_text(const char *path, char *buf, size_t len)

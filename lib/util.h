@@ -78,6 +78,8 @@ _Noreturn void gs_die_extra_argument(const char *arg);
 /* Reads a small text file (sysfs/procfs) into buf, trailing newline
  * stripped. Returns the length or -1 with errno set. */
 int gs_read_text(const char *path, char *buf, size_t len);
+/* Removes dir and everything below it (links not followed); best effort. */
+void gs_remove_tree(const char *dir);
 
 /*
  * Reads a whole file (regular, procfs, a pipe) into *buf, malloc'ed and

@@ -95,4 +95,8 @@ grep -q "^# lavd game profile written by gamesuite tune - INTERRUPTED" "$T/int.c
 	fail "interrupted profile: $(cat "$T/int.conf" 2>&1)"
 [ "$(cat "$SCX/state")" = disabled ] && pass "unloaded after Ctrl-C" || fail "state $(cat "$SCX/state")"
 if pgrep -f "$SCX" >/dev/null; then fail "stand-ins left running"; else pass "nothing left running"; fi
+# a refusal after the temporary working folder was made leaves none behind
+mkdir -p "$T/tmpdir"
+TMPDIR="$T/tmpdir" "$GS" tune "$T/t.suite" --only tuned -o "$T/x.conf" >/dev/null 2>&1
+[ -z "$(ls -A "$T/tmpdir")" ] || fail "tune left $(ls "$T/tmpdir") in TMPDIR after refusing --match"
 finish "gamesuite tune"
