@@ -44,20 +44,13 @@ LAVD_INLINE __u64 lavd_lat_cri_weighted(__u64 wait_hz, __u64 wake_hz,
 					__u64 avg_runtime, __u64 weight,
 					__u64 boost, __u32 freq_w, __u32 run_w)
 {
-	__u64 wait_ft = lavd_min(wait_hz, LAVD_FREQ_MAX) + 1;
-	__u64 wake_ft = lavd_min(wake_hz, LAVD_FREQ_MAX) + 1;
-	__u64 runtime_ft = 1, weight_ft, l;
+	__u32 freq_l, run_l;
+	__u64 l;
 
-	if (avg_runtime < LAVD_LC_RUNTIME_MAX)
-		runtime_ft = (LAVD_LC_RUNTIME_MAX - avg_runtime) /
-			     LAVD_LC_RUNTIME_UNIT + 1;
-	weight = lavd_clamp(weight, LAVD_WEIGHT_MIN, LAVD_WEIGHT_MAX);
-	boost = lavd_min(boost, LAVD_BOOST_MAX);
-	weight_ft = weight * (1 + boost) + 1;
-	l = ((__u64)lavd_log2x(wait_ft * wake_ft) *
-	     lavd_clamp(freq_w, LAVD_KNOB_W_MIN, LAVD_KNOB_W_MAX) +
-	     (__u64)lavd_log2x(runtime_ft * weight_ft) *
-	     lavd_clamp(run_w, LAVD_KNOB_W_MIN, LAVD_KNOB_W_MAX)) >> LAVD_SHIFT;
+	lavd_lat_cri_terms(wait_hz, wake_hz, avg_runtime, weight, boost,
+			   &freq_l, &run_l);
+	l = ((__u64)freq_l * lavd_clamp(freq_w, LAVD_KNOB_W_MIN, LAVD_KNOB_W_MAX) +
+	     (__u64)run_l * lavd_clamp(run_w, LAVD_KNOB_W_MIN, LAVD_KNOB_W_MAX)) >> LAVD_SHIFT;
 	return l * l;
 }
 

@@ -173,12 +173,15 @@ LAVD_INLINE __u64 lavd_freq_hz(__u64 freq_fp)
  * Frequencies in Hz, weight 1..10000 (100 at nice 0), boost = sum of the
  * context boosts (LAVD_BOOST_*). Inputs are clamped, never trusted.
  */
-LAVD_INLINE __u64 lavd_lat_cri(__u64 wait_hz, __u64 wake_hz,
-			       __u64 avg_runtime, __u64 weight, __u64 boost)
+/* lat_cri's two terms before they are added and squared:
+ * *freq_l = L(wait_ft * wake_ft), *run_l = L(runtime_ft * weight_ft). */
+LAVD_INLINE void lavd_lat_cri_terms(__u64 wait_hz, __u64 wake_hz,
+				    __u64 avg_runtime, __u64 weight, __u64 boost,
+				    __u32 *freq_l, __u32 *run_l)
 {
 	__u64 wait_ft = lavd_min(wait_hz, LAVD_FREQ_MAX) + 1;
 	__u64 wake_ft = lavd_min(wake_hz, LAVD_FREQ_MAX) + 1;
-	__u64 runtime_ft = 1, weight_ft, l;
+	__u64 runtime_ft = 1, weight_ft;
 
 	if (avg_runtime < LAVD_LC_RUNTIME_MAX)
 		runtime_ft = (LAVD_LC_RUNTIME_MAX - avg_runtime) /
@@ -186,8 +189,19 @@ LAVD_INLINE __u64 lavd_lat_cri(__u64 wait_hz, __u64 wake_hz,
 	weight = lavd_clamp(weight, LAVD_WEIGHT_MIN, LAVD_WEIGHT_MAX);
 	boost = lavd_min(boost, LAVD_BOOST_MAX);
 	weight_ft = weight * (1 + boost) + 1;
+	*freq_l = lavd_log2x(wait_ft * wake_ft);
+	*run_l = lavd_log2x(runtime_ft * weight_ft);
+}
 
-	l = lavd_log2x(wait_ft * wake_ft) + lavd_log2x(runtime_ft * weight_ft);
+LAVD_INLINE __u64 lavd_lat_cri(__u64 wait_hz, __u64 wake_hz,
+			       __u64 avg_runtime, __u64 weight, __u64 boost)
+{
+	__u32 freq_l, run_l;
+	__u64 l;
+
+	lavd_lat_cri_terms(wait_hz, wake_hz, avg_runtime, weight, boost,
+			   &freq_l, &run_l);
+	l = freq_l + run_l;
 	return l * l;
 }
 
