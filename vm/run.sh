@@ -167,19 +167,18 @@ panicked() { grep -qE 'Kernel panic|BUG: |Oops|general protection fault|int3: 00
 echo "vm: plan $plan, kernel $kver, -smp $smp${shape:+ ($shape: one NUMA node per socket)}, TCG thread=$tcg, timeout ${timeout_s}s"
 boot "$tcg" ""
 retried=""
-if panicked && [ "$tcg" = multi ] && [ "${VM_RETRY_SINGLE:-1}" = 0 ]; then
+if panicked && [ "$tcg" = multi ]; then
 	echo "vm: the guest panicked under TCG thread=multi (the emulator's"
-	echo "vm: re-enable race, docs/vm.md); VM_RETRY_SINGLE=0: no retry. Excerpt:"
+	echo "vm: code-patching race, docs/vm.md); panic excerpt:"
 	grep -E -m 5 -A 3 'Kernel panic|BUG: |Oops|int3' "$LOG" | sed 's/^/    /'
 	cp "$LOG" "$out/serial-panic.log"
-elif panicked && [ "$tcg" = multi ]; then
-	echo "vm: the guest panicked under TCG thread=multi (the emulator's"
-	echo "vm: re-enable race, docs/vm.md); panic excerpt:"
-	grep -E -m 5 -A 3 'Kernel panic|BUG: |Oops|int3' "$LOG" | sed 's/^/    /'
-	echo "vm: RETRYING ONCE under thread=single (this retry is part of the result)"
-	cp "$LOG" "$out/serial-panic.log"
-	boot single "-retry"
-	retried="after one retry under thread=single (first boot panicked)"
+	if [ "${VM_RETRY_SINGLE:-1}" = 0 ]; then
+		echo "vm: VM_RETRY_SINGLE=0: no retry"
+	else
+		echo "vm: RETRYING ONCE under thread=single (this retry is part of the result)"
+		boot single "-retry"
+		retried="after one retry under thread=single (first boot panicked)"
+	fi
 fi
 
 # Files the plan sent (gs_file) land in $out/files/.
