@@ -51,7 +51,7 @@ VM_TESTS :=
 all: programs
 
 LIB_SRCS := lib/util.c lib/stats.c lib/json.c lib/mangohud.c lib/sysinfo.c lib/html.c \
-	lib/spawn.c lib/datadir.c
+	lib/spawn.c lib/datadir.c lib/bpfcost.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBGS := $(BUILD)/lib/libgs.a
 

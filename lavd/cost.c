@@ -9,8 +9,6 @@
 #include "skel.h"
 #include "util.h"
 
-#define BPF_STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
-
 void lavd_print_load_cost(struct lavd *skel, double secs)
 {
 	struct bpf_program *prog;
@@ -32,33 +30,6 @@ void lavd_print_load_cost(struct lavd *skel, double secs)
 						bpf_program__name(prog), info.verified_insns);
 	}
 	printf("lavd: loaded in %.2f s; verified instructions %llu:%s\n", secs, total, line);
-	fflush(stdout);
-}
-
-void lavd_print_run_cost(struct lavd *skel)
-{
-	struct bpf_program *prog;
-	char buf[64];
-
-	if (gs_read_text(BPF_STATS_SYSCTL, buf, sizeof(buf)) < 0 ||
-	    strtol(buf, NULL, 10) != 1)
-		return;
-	printf("lavd: BPF cost per call (kernel.bpf_stats_enabled=1):");
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		const char *name = bpf_program__name(prog);
-
-		if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len) ||
-		    !info.run_cnt)
-			continue;
-		if (!strncmp(name, "lavd_", 5))
-			name += 5;
-		printf(" %s %.0fns/%llu", name,
-		       (double)info.run_time_ns / (double)info.run_cnt,
-		       (unsigned long long)info.run_cnt);
-	}
-	printf("\n");
 	fflush(stdout);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What lavd's BPF programs cost, as the kernel counts it: instructions
- * verified at load (-v), run time per call (kernel.bpf_stats_enabled=1),
- * and how many BPF objects the kernel holds (--debug-bpf-objects).
+ * verified at load (-v) and how many BPF objects the kernel holds
+ * (--debug-bpf-objects). The run time per call is lib/bpfcost.c's.
  */
 #ifndef LAVD_COST_H
 #define LAVD_COST_H
@@ -15,9 +15,6 @@ struct lavd;
  * loading slow.
  */
 void lavd_print_load_cost(struct lavd *skel, double secs);
-
-/* run_time_ns / run_cnt per program, when kernel.bpf_stats_enabled=1. */
-void lavd_print_run_cost(struct lavd *skel);
 
 /* --debug-bpf-objects: programs, maps and links the kernel holds. */
 int lavd_count_bpf_objects(void);

@@ -12,6 +12,7 @@
 
 #include <bpf/btf.h>
 
+#include "bpfcost.h"
 #include "bpflog.h"
 #include "cost.h"
 #include "kinfo.h"
@@ -541,6 +542,6 @@ enum lavd_cycle lavd_run(struct lavd_loader *ld)
 		ring_buffer__consume(rb);
 		ring_buffer__free(rb);
 	}
-	lavd_print_run_cost(ld->skel);
+	gs_print_bpf_run_cost(ld->skel->obj, "lavd", "lavd_");
 	return (enum lavd_cycle)end;
 }

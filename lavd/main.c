@@ -14,7 +14,7 @@
  *   gamectl.c   game profiles: which process follows which (procscan.c,
  *               gameprof.c), SIGHUP reloads, their statistics
  *   monitor.c   statistics and samples of a running instance, --monitor
- *   cost.c      BPF cost figures (-v, bpf_stats_enabled, --debug-bpf-objects)
+ *   cost.c      BPF cost figures (-v, --debug-bpf-objects)
  *   bpflog.c    libbpf's messages, for the verifier log's tail
  *
  * Exit status: 0 stopped by SIGINT/SIGTERM (or --help/--version);

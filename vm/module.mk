@@ -27,6 +27,14 @@ VM_TESTS += vm/test-vm.sh vm/test-vm-topo.sh
 PROGRAMS += $(BUILD)/churn
 $(BUILD)/churn: $(BUILD)/vm/churn.o $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+# scx_minimal: the least a sched_ext scheduler can do, the yardstick for
+# sched_ext's own cost in the VM's measurements (vm/ablation.sh --program)
+$(BUILD)/bpf/scx_minimal.bpf.o: vm/scx_minimal.bpf.c lavd/compat.bpf.h
+$(BUILD)/vm/scx_minimal.o: $(BUILD)/bpf/scx_minimal.skel.h
+PROGRAMS += $(BUILD)/scx_minimal
+$(BUILD)/scx_minimal: $(BUILD)/vm/scx_minimal.o $(LIBGS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
+
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
 VM_DEMO_ARGS ?=
