@@ -47,6 +47,8 @@ const struct lavd_gp_knob_spec lavd_gp_knobs[LAVD_GK_NR] = {
 		"woken, it keeps its waker's deadline when earlier" },
 	[LAVD_GK_GREEDY_SLICE] = { "greedy-slice-us", false, 0, 1000000,
 		"while greedy, its slice is at most N us (0: no cap)" },
+	[LAVD_GK_WEIGHT_SCALE] = { "weight-scale", false, 25, 1000,
+		"its weight is PCT % of its nice weight: its CPU share among greedy tasks" },
 };
 
 #define MAX_TOKENS 16
@@ -298,6 +300,7 @@ void lavd_gp_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k)
 	k->greedy_slice_ns = o->greedy_slice_us * LAVD_NSEC_PER_USEC;
 	k->slice_scale = LAVD_SCALE;
 	k->lc_freq_w = k->lc_run_w = LAVD_SCALE;
+	k->weight_scale = LAVD_SCALE;
 	k->preempt_shift = (__u32)o->preempt_shift;
 	k->flags = LAVD_KN_EVICTABLE |
 		   (o->no_preemption ? 0 : LAVD_KN_PREEMPT) |
@@ -340,6 +343,8 @@ int lavd_gp_resolve(struct lavd_gprof *p, const struct lavd_knobs *dfl,
 		k.lc_freq_w = pct(p->val[LAVD_GK_LC_FREQ_W]);
 	if (p->set[LAVD_GK_LC_RUN_W])
 		k.lc_run_w = pct(p->val[LAVD_GK_LC_RUN_W]);
+	if (p->set[LAVD_GK_WEIGHT_SCALE])
+		k.weight_scale = pct(p->val[LAVD_GK_WEIGHT_SCALE]);
 	if (p->set[LAVD_GK_PREEMPT_SHIFT])
 		k.preempt_shift = (__u32)p->val[LAVD_GK_PREEMPT_SHIFT];
 	set_flag(&k, p, LAVD_GK_PREEMPT, LAVD_KN_PREEMPT);

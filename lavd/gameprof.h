@@ -68,6 +68,7 @@ enum lavd_gp_knob {
 	LAVD_GK_LC_RUN_W,	/* lat-cri-runtime-weight PCT */
 	LAVD_GK_CHAIN,		/* chain-deadline on|off */
 	LAVD_GK_GREEDY_SLICE,	/* greedy-slice-us N */
+	LAVD_GK_WEIGHT_SCALE,	/* weight-scale PCT */
 	LAVD_GK_NR
 };
 

@@ -85,6 +85,8 @@ struct lavd_knobs {
 	__u32 lc_freq_w, lc_run_w;	/* weights of lat_cri's two terms, 1024 = 1.0 */
 	__u32 preempt_shift;		/* its own preemption threshold */
 	__u32 flags;			/* LAVD_KN_* */
+	__u32 weight_scale;		/* of its nice weight, 1024 = 1.0 */
+	__u32 pad;			/* no hole: BPF copies it whole */
 };
 
 /* Value of lavd_prof_tgid: which profile a process follows. */

@@ -34,6 +34,20 @@ LAVD_INLINE __u64 lavd_knob_base_slice(__u64 sys_slice, __u32 scale, __u64 lo,
 }
 
 /*
+ * A profiled task's weight: its nice weight times weight_scale (1024 =
+ * 1.0), within the weight range. lavd charges service at runtime / weight
+ * and compares it with the runnable tasks' average, so a task scaled x4
+ * stays "not greedy" four times as long as a nice-0 hog beside it: its
+ * share of the CPU, as a nice level would give it, but for the game's
+ * processes only.
+ */
+LAVD_INLINE __u64 lavd_knob_weight(__u64 weight, __u32 weight_scale)
+{
+	return lavd_clamp((weight * lavd_min(weight_scale, 1ULL << 16)) >> LAVD_SHIFT,
+			  LAVD_WEIGHT_MIN, LAVD_WEIGHT_MAX);
+}
+
+/*
  * lat_cri with a weight on each of its two terms:
  *   ((L(wait_ft * wake_ft) * freq_w + L(runtime_ft * weight_ft) * run_w) >> 10)^2
  * Weights of 1024 give lavd_lat_cri() exactly. A task whose frame role

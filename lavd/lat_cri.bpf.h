@@ -13,6 +13,20 @@
 /* ---- runnable-service average (EEVDF-style lag, our decision) ---- */
 
 /*
+ * The weight a task's service and lat_cri are measured with: its nice
+ * weight, scaled by its profile's weight-scale (knobs.h). Every use below
+ * takes it from here, so a task's contributions to the sums are always
+ * added and taken back with the same weight.
+ */
+static __always_inline u64 task_eff_weight(const struct task_struct *p,
+					   const struct task_ctx *taskc)
+{
+	u64 w = task_weight(p);
+
+	return has_prof(taskc) ? lavd_knob_weight(w, taskc->kn.weight_scale) : w;
+}
+
+/*
  * Each runnable task contributes weight and weight * svc to two global
  * sums, so avg_svc = sum_wv / sum_w is the weighted average service of
  * the runnable tasks, as EEVDF's avg_vruntime. Contributions are kept in
@@ -168,7 +182,7 @@ static __always_inline void note_run_end(struct task_struct *p,
 {
 	u64 ran = now > taskc->last_running_clk ?
 		  now - taskc->last_running_clk : 0;
-	u64 weight = task_weight(p);
+	u64 weight = task_eff_weight(p, taskc);
 
 	taskc->acc_runtime += ran;
 	taskc->avg_runtime = lavd_ewma(taskc->avg_runtime, taskc->acc_runtime);
@@ -209,7 +223,7 @@ static __noinline u64 prof_lat_cri(struct task_struct *p, struct task_ctx *taskc
 		.wait_hz = freq_now(taskc->wait_freq, taskc->last_quiescent_clk, now),
 		.wake_hz = freq_now(taskc->wake_freq, taskc->last_wake_clk, now),
 		.avg_runtime = taskc->avg_runtime,
-		.weight = task_weight(p),
+		.weight = task_eff_weight(p, taskc),
 		.boost = static_boost(p) + taskc->wake_boost + hboost +
 			 taskc->kn.lat_cri_boost,
 		.freq_w = taskc->kn.lc_freq_w,
@@ -261,7 +275,7 @@ static __always_inline void update_lat_cri(struct task_struct *p,
 static __always_inline u64 calc_vdeadline(struct task_struct *p,
 					  struct task_ctx *taskc)
 {
-	u64 weight = task_weight(p), svc = taskc->svc, penalty;
+	u64 weight = task_eff_weight(p, taskc), svc = taskc->svc, penalty;
 	s64 lag;
 
 	lag = lavd_lag(avg_svc(), &svc, weight);

@@ -263,7 +263,7 @@ void BPF_PROG(lavd_runnable, struct task_struct *p, u64 enq_flags)
 		return;
 	prof_sync(p, taskc);
 	/* its service joins the average the lag is measured against */
-	svc_sum_set(taskc, task_weight(p));
+	svc_sum_set(taskc, task_eff_weight(p, taskc));
 	now = lavd_now();
 	demand_runnable(taskc, now);
 	/* only a real wakeup feeds the frequencies, boosts and inheritance */

@@ -74,6 +74,7 @@ static const char unreal[] =
 	"preempt-shift 4\n"
 	"lat-cri-boost 256\n"
 	"slice-scale 150\n"
+	"weight-scale 400\n"
 	"evictable off\n";
 
 static void parse_good(void **state)
@@ -174,6 +175,8 @@ static void resolve(void **state)
 	assert_int_equal(p.kn.preempt_shift, 4);
 	assert_int_equal(p.kn.lat_cri_boost, 256);
 	assert_int_equal(p.kn.slice_scale, 1536);
+	assert_int_equal(p.kn.weight_scale, 4096);
+	assert_int_equal(dfl.weight_scale, 1024);
 	assert_int_equal(p.kn.slice_min_ns, 500000);	/* lavd's option */
 	assert_int_equal(p.kn.flags, LAVD_KN_PREEMPT | LAVD_KN_FUTEX | LAVD_KN_SLICE_BOOST);
 	/* bounds crossed against lavd's own: named at the profile's line */
@@ -290,6 +293,13 @@ static void knob_arithmetic(void **state)
 	assert_false(b1);
 	k.greedy_slice_ns = 700000;
 	assert_int_equal(lavd_knob_slice(1000000, 100, 900, 800, true, true, &k, &b1), 700000);
+	/* weight-scale: nice weight times the scale, within the weight range */
+	assert_int_equal(lavd_knob_weight(100, 1024), 100);
+	assert_int_equal(lavd_knob_weight(100, 4096), 400);
+	assert_int_equal(lavd_knob_weight(100, 256), 25);
+	assert_int_equal(lavd_knob_weight(1, 256), LAVD_WEIGHT_MIN);
+	assert_int_equal(lavd_knob_weight(10000, 10240), LAVD_WEIGHT_MAX);
+	assert_int_equal(lavd_knob_weight(~0ULL >> 20, ~0U), LAVD_WEIGHT_MAX);
 	/* weights move lat_cri each way; extremes stay in range */
 	assert_true(lavd_lat_cri_weighted(120, 120, 500000, 100, 128, 2048, 1024) >
 		    lavd_lat_cri(120, 120, 500000, 100, 128));
