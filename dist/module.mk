@@ -24,7 +24,8 @@ SYSCONFDIR ?= /etc
 # package passes /lib/systemd/system)
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
-# the profiles, suites and MangoHud.conf (compiled into lib/datadir.c)
+# the profiles, suites, lavd's game profiles and MangoHud.conf (compiled
+# into lib/datadir.c)
 PKGDATADIR ?= $(DATADIR)/gamesched
 
 INSTALL ?= install
@@ -40,6 +41,8 @@ GS_MAN8 := frametrace.8 lavd.8
 GS_COMPLETIONS := framebench gamesuite frametrace lavd
 GS_PROFILES := $(notdir $(wildcard framebench/profiles/*.profile))
 GS_SUITES := $(notdir $(wildcard gamesuite/suites/*.suite))
+# lavd's shipped game profiles (the candidates are not installed)
+GS_LAVD_PROFILES := $(notdir $(wildcard lavd/profiles/*.conf))
 
 # The paths the generated files and the compiled-in data directory use,
 # rewritten only when one changes (so that `make install PREFIX=/usr`
@@ -93,6 +96,7 @@ version:
 install: $(GS_BIN:%=$(BUILD)/%) $(GS_SBIN:%=$(BUILD)/%) $(GS_EXTRAS)
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" \
 		"$(DESTDIR)$(PKGDATADIR)/profiles" "$(DESTDIR)$(PKGDATADIR)/suites" \
+		"$(DESTDIR)$(PKGDATADIR)/lavd-profiles" \
 		"$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8" \
 		"$(DESTDIR)$(SYSTEMDUNITDIR)" "$(DESTDIR)$(SYSCONFDIR)/default" \
 		"$(DESTDIR)$(BASHCOMPDIR)"
@@ -100,6 +104,7 @@ install: $(GS_BIN:%=$(BUILD)/%) $(GS_SBIN:%=$(BUILD)/%) $(GS_EXTRAS)
 	$(INSTALL_PROGRAM) $(GS_SBIN:%=$(BUILD)/%) "$(DESTDIR)$(SBINDIR)"
 	$(INSTALL_DATA) $(GS_PROFILES:%=framebench/profiles/%) "$(DESTDIR)$(PKGDATADIR)/profiles"
 	$(INSTALL_DATA) $(GS_SUITES:%=gamesuite/suites/%) "$(DESTDIR)$(PKGDATADIR)/suites"
+	$(INSTALL_DATA) $(GS_LAVD_PROFILES:%=lavd/profiles/%) "$(DESTDIR)$(PKGDATADIR)/lavd-profiles"
 	$(INSTALL_DATA) gamesuite/MangoHud.conf "$(DESTDIR)$(PKGDATADIR)"
 	$(INSTALL_DATA) $(GS_MAN1:%=$(BUILD)/man/%) "$(DESTDIR)$(MANDIR)/man1"
 	$(INSTALL_DATA) $(GS_MAN8:%=$(BUILD)/man/%) "$(DESTDIR)$(MANDIR)/man8"
@@ -121,6 +126,7 @@ uninstall:
 	for f in $(GS_SBIN); do rm -f "$(DESTDIR)$(SBINDIR)/$$f"; done
 	for f in $(GS_PROFILES); do rm -f "$(DESTDIR)$(PKGDATADIR)/profiles/$$f"; done
 	for f in $(GS_SUITES); do rm -f "$(DESTDIR)$(PKGDATADIR)/suites/$$f"; done
+	for f in $(GS_LAVD_PROFILES); do rm -f "$(DESTDIR)$(PKGDATADIR)/lavd-profiles/$$f"; done
 	rm -f "$(DESTDIR)$(PKGDATADIR)/MangoHud.conf"
 	for f in $(GS_MAN1); do rm -f "$(DESTDIR)$(MANDIR)/man1/$$f"; done
 	for f in $(GS_MAN8); do rm -f "$(DESTDIR)$(MANDIR)/man8/$$f"; done
@@ -130,7 +136,7 @@ uninstall:
 	if cmp -s dist/lavd.default "$$f"; then echo "rm -f $$f"; rm -f "$$f"; \
 	elif [ -e "$$f" ]; then echo "kept $$f (changed from the shipped one)"; fi
 	-@rmdir "$(DESTDIR)$(PKGDATADIR)/profiles" "$(DESTDIR)$(PKGDATADIR)/suites" \
-		"$(DESTDIR)$(PKGDATADIR)" 2>/dev/null || \
+		"$(DESTDIR)$(PKGDATADIR)/lavd-profiles" "$(DESTDIR)$(PKGDATADIR)" 2>/dev/null || \
 		echo "kept $(DESTDIR)$(PKGDATADIR): it holds files install did not put there"
 
 # Tests of all this (tests/run.sh, integration): the man pages against

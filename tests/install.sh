@@ -39,6 +39,7 @@ $P/share/bash-completion/completions/lavd
 $P/share/gamesched/MangoHud.conf
 $(for f in framebench/profiles/*.profile; do echo "$P/share/gamesched/profiles/${f##*/}"; done)
 $(for f in gamesuite/suites/*.suite; do echo "$P/share/gamesched/suites/${f##*/}"; done)
+$(for f in lavd/profiles/*.conf; do echo "$P/share/gamesched/lavd-profiles/${f##*/}"; done)
 $P/share/man/man1/framebench.1
 $P/share/man/man1/gamesuite.1
 $P/share/man/man8/frametrace.8

@@ -73,7 +73,10 @@ lavd_exit 2 "lavd: --monitor only watches; it takes no scheduler options (got --
 if [ ! -d /sys/kernel/sched_ext ]; then
 	msg='lavd: this kernel has no sched_ext; see `make vm-demo` (needs Linux >= 6.12 with CONFIG_SCHED_CLASS_EXT=y; /sys/kernel/sched_ext is missing)'
 	lavd_exit 1 "$msg" --game-profiles lavd/profiles/candidates
-	for f in lavd/profiles/candidates/*.conf; do
+	# the shipped ones (installed to .../gamesched/lavd-profiles), and with the candidates
+	lavd_exit 1 "$msg" --game-profiles lavd/profiles
+	lavd_exit 1 "$msg" --game-profiles lavd/profiles --game-profiles lavd/profiles/candidates
+	for f in lavd/profiles/*.conf lavd/profiles/candidates/*.conf; do
 		lavd_exit 1 "$msg" --game-profile "$f"
 	done
 	lavd_exit 1 "$msg" --game-profiles lavd/profiles/candidates --debug-match-path scan --match-scan-ms 500

@@ -65,10 +65,11 @@ for f in /usr/bin/framebench /usr/bin/gamesuite /usr/sbin/frametrace /usr/sbin/l
 	/usr/share/bash-completion/completions/lavd \
 	/usr/share/gamesched/MangoHud.conf /usr/share/doc/gamesched/copyright \
 	$(for p in framebench/profiles/*.profile; do echo "/usr/share/gamesched/profiles/${p##*/}"; done) \
-	$(for s in gamesuite/suites/*.suite; do echo "/usr/share/gamesched/suites/${s##*/}"; done); do
+	$(for s in gamesuite/suites/*.suite; do echo "/usr/share/gamesched/suites/${s##*/}"; done) \
+	$(for g in lavd/profiles/*.conf; do echo "/usr/share/gamesched/lavd-profiles/${g##*/}"; done); do
 	grep -qx -- "$f" "$T/list" || fail "package lacks $f"
 done
-grep -q '/churn$\|/tests/\|/build/' "$T/list" && fail "package holds build or test files: $(grep '/churn$\|/tests/\|/build/' "$T/list")"
+grep -q '/churn$\|/scx_minimal$\|/tests/\|/build/' "$T/list" && fail "package holds build or test files: $(grep '/churn$\|/scx_minimal$\|/tests/\|/build/' "$T/list")"
 pass "contents: $(grep -c '[^/]$' "$T/list") files, programs, man pages, unit, completions, data"
 
 # libbpf inside, the rest from bookworm; the data directory compiled in

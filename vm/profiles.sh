@@ -6,7 +6,8 @@
 #   load       profiles load, match a framebench run, show in the
 #              statistics and --monitor, reload on SIGHUP (both ways of
 #              noticing processes); verified instructions with and without
-#   compare    each candidate (lavd/profiles/candidates/NAME.conf) against
+#   compare    each profile (lavd/profiles/NAME.conf, shipped, or
+#              lavd/profiles/candidates/NAME.conf) against
 #              lavd's defaults on every target framebench profile, rounds
 #              interleaved; the table gives the shipping rule's verdict
 #   isolation  a matched and an unmatched framebench at once: the
@@ -63,9 +64,10 @@ done
 for n in "$reps" "$rate" "$costsecs"; do
 	case $n in ''|*[!0-9]*|0) echo "vm/profiles.sh: --reps, --exec-rate and --cost-secs take positive numbers" >&2; exit 2 ;; esac
 done
+# a profile under test: shipped (lavd/profiles/NAME.conf) or a candidate
 for c in $(echo "$cands" | tr ',' ' '); do
-	[ -f "lavd/profiles/candidates/$c.conf" ] ||
-		{ echo "vm/profiles.sh: no lavd/profiles/candidates/$c.conf" >&2; exit 2; }
+	[ -f "lavd/profiles/$c.conf" ] || [ -f "lavd/profiles/candidates/$c.conf" ] ||
+		{ echo "vm/profiles.sh: no lavd/profiles/$c.conf or lavd/profiles/candidates/$c.conf" >&2; exit 2; }
 done
 isoa=${iso%%:*} rest=${iso#*:}
 isob=${rest%%:*} isocand=${rest#*:}
@@ -73,9 +75,14 @@ isob=${rest%%:*} isocand=${rest#*:}
 	{ echo "vm/profiles.sh: $B/static/{lavd,framebench} missing: run make static" >&2; exit 1; }
 [ -x "$B/tests/jsonget" ] || { echo "vm/profiles.sh: $B/tests/jsonget missing: run make $B/tests/jsonget" >&2; exit 1; }
 
-# the candidates travel as an archive among the initramfs's programs
+# the shipped profiles and the candidates travel as one archive (folder
+# candidates/) among the initramfs's programs
 mkdir -p "$out"
-tar -cf "$out/lavd-profiles.tar" -C lavd/profiles candidates || exit 1
+rm -rf "$out/profiles-stage" && mkdir -p "$out/profiles-stage/candidates" || exit 1
+for f in lavd/profiles/*.conf lavd/profiles/candidates/*.conf; do
+	[ -f "$f" ] && { cp "$f" "$out/profiles-stage/candidates/" || exit 1; }
+done
+tar -cf "$out/lavd-profiles.tar" -C "$out/profiles-stage" candidates || exit 1
 chmod +x "$out/lavd-profiles.tar"
 
 # time limit: every run's duration plus load/unload, x3 under emulation,

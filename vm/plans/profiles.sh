@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Guest plan of vm/profiles.sh: lavd's game profiles in one boot
-# (docs/lavd.md, "Game profiles"). The candidate profiles arrive as
-# /bin/lavd-profiles.tar (lavd/profiles/candidates/*.conf) and are
+# (docs/lavd.md, "Game profiles"). The shipped and candidate profiles
+# arrive as /bin/lavd-profiles.tar (lavd/profiles/*.conf and
+# lavd/profiles/candidates/*.conf, in one folder) and are
 # unpacked into /tmp/profiles/candidates. Phases (gs.phases, default all):
 #
 #   load       lavd loads without and with profiles (verified instructions
