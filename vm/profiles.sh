@@ -27,7 +27,8 @@
 #                  [--exec-rate N] [--cost-secs S] [--calibration R|auto]
 #                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-final N]
 #                  [--tcg single|multi] [--smp N] [--out DIR]
-# Defaults: all phases; 6 rounds of 10s; hogs:2; the five candidates and
+# Defaults: all phases; 6 rounds of 10s; hogs:2; the five game profiles
+# (shipped and candidates) and
 # the five framebench profiles of the same names; unreal:strategy:unreal;
 # tune unreal over lat-cri-boost=0,128,512 with 6 final rounds; 100
 # starts/s for 10 s; -smp 2.
