@@ -130,8 +130,14 @@ __noinline u64 kn_slice(struct kn_slice_args *a)
 
 static __always_inline void proc_event(u32 kind, u32 pid, const char *comm_ker)
 {
+	u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+	bool self = (u32)pid_tgid == pid && (u32)(pid_tgid >> 32) == pid;
 	struct lavd_proc_ev *e;
 
+	/* a kernel thread naming itself: never matched, not worth a read */
+	if (self && (BPF_CORE_READ(cur, flags) & PF_KTHREAD))
+		return;
 	e = bpf_ringbuf_reserve(&lavd_proc_ev, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&nr_proc_ev_lost, 1);
@@ -139,8 +145,10 @@ static __always_inline void proc_event(u32 kind, u32 pid, const char *comm_ker)
 	}
 	e->kind = kind;
 	e->pid = pid;
-	e->tgid = (u32)(bpf_get_current_pid_tgid() >> 32);
-	e->pad = 0;
+	e->tgid = (u32)(pid_tgid >> 32);
+	/* the process itself: what the loader would read in /proc/PID/stat
+	 * (a name, one thread after an exec) travels with the event */
+	e->nthreads = self ? (u32)BPF_CORE_READ(cur, signal, nr_threads) : 0;
 	if (comm_ker)
 		bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), comm_ker);
 	else

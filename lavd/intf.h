@@ -115,7 +115,10 @@ struct lavd_proc_ev {
 	__u32 kind;		/* LAVD_PEV_* */
 	__u32 pid;		/* the task (thread id) */
 	__u32 tgid;		/* the process of the task that caused it */
-	__u32 pad;
+	/* the process's threads when the event comes from the process
+	 * itself (an exec, a leader naming itself), so that the loader
+	 * need not read /proc to match it; 0: unknown, read /proc */
+	__u32 nthreads;
 	char comm[16];
 };
 

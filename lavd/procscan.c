@@ -226,6 +226,20 @@ static void evaluate(struct lavd_ps *ps, struct lavd_ps_ent *e)
 		e->idx = idx;
 }
 
+/*
+ * Whether e, whose pid shows a process that started at @start (0: not
+ * known), is still the process it was, and not a reused pid. A start not
+ * known yet (matched from an event) is learned here.
+ */
+static bool same_process(struct lavd_ps_ent *e, uint64_t start)
+{
+	if (!start)
+		return true;
+	if (!e->start)
+		e->start = start;
+	return e->start == start;
+}
+
 /* e leaves its profile and the table. */
 static void forget(struct lavd_ps *ps, struct lavd_ps_ent *e)
 {
@@ -259,7 +273,7 @@ int lavd_ps_scan(struct lavd_ps *ps, uint64_t now_ns, bool full)
 			continue;
 		seen++;
 		e = find(ps, (int)pid);
-		if (e && e->start != start) {
+		if (e && !same_process(e, start)) {
 			forget(ps, e);	/* a reused pid: another process */
 			e = NULL;
 		}
@@ -309,22 +323,33 @@ static int thread_group(struct lavd_ps *ps, int pid, int tgid)
 	return (int)strtol(t + 6, NULL, 10);
 }
 
-/* A process (pid) may follow another profile now: exec, renamed. */
-static void process_changed(struct lavd_ps *ps, int pid, uint64_t now_ns)
+/*
+ * A process (pid) may follow another profile now: exec, renamed. @ev, when
+ * it came from the process itself (ev->nthreads set), says its name and
+ * thread count, so /proc is not read: at 100 starts a second the read of
+ * /proc/PID/stat was most of what an exec cost. Its start time (pid reuse)
+ * is then learned at the next sweep.
+ */
+static void process_changed(struct lavd_ps *ps, int pid, uint64_t now_ns,
+			    const struct lavd_proc_ev *ev)
 {
 	struct lavd_ps_ent *e = find(ps, pid);
 	char comm[16];
-	uint64_t start;
+	uint64_t start = 0;
 	bool kt, fresh = !e;
 
-	if (read_stat(ps, ps->root, pid, comm, &kt, &start) || kt) {
+	if (ev && ev->nthreads) {
+		memcpy(comm, ev->comm, sizeof(comm));
+		comm[15] = '\0';
+		ps->nthreads = (int)ev->nthreads;
+	} else if (read_stat(ps, ps->root, pid, comm, &kt, &start) || kt) {
 		if (e)
 			forget(ps, e);
 		return;
 	}
 	if (!e && !(e = insert(ps, pid)))
 		return;
-	if (fresh || e->start != start) {
+	if (fresh || !same_process(e, start)) {
 		e->start = start;
 		e->first_seen_ns = now_ns;
 	}
@@ -354,7 +379,7 @@ void lavd_ps_event(struct lavd_ps *ps, const struct lavd_proc_ev *ev, uint64_t n
 		}
 		ps->last_pid = ev->kind == LAVD_PEV_RENAME ? (int)ev->pid : -1;
 		gs_strlcpy(ps->last_comm, comm, sizeof(ps->last_comm));
-		process_changed(ps, (int)ev->pid, now_ns);
+		process_changed(ps, (int)ev->pid, now_ns, ev);
 		return;
 	}
 	/* a thread was named: only a name that a profile looks for matters,
@@ -367,7 +392,7 @@ void lavd_ps_event(struct lavd_ps *ps, const struct lavd_proc_ev *ev, uint64_t n
 	e = lavd_ps_find(ps, tgid);
 	before = e && e->idx >= 0 ? e->idx : ps->set->n;
 	if (lavd_gp_thread_relevant(ps->set, comm, before))
-		process_changed(ps, tgid, now_ns);
+		process_changed(ps, tgid, now_ns, NULL);
 }
 
 void lavd_ps_sweep(struct lavd_ps *ps)
@@ -378,7 +403,8 @@ void lavd_ps_sweep(struct lavd_ps *ps)
 		uint64_t start;
 		bool kt;
 
-		if (read_stat(ps, ps->root, e->pid, comm, &kt, &start) || e->start != start) {
+		if (read_stat(ps, ps->root, e->pid, comm, &kt, &start) ||
+		    !same_process(e, start)) {
 			forget(ps, e);
 			continue;
 		}

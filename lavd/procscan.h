@@ -33,7 +33,8 @@ struct lavd_ps_ent {
 	int pid;			/* the process (tgid) */
 	int idx;			/* profile index in the set, -1: none */
 	uint64_t start;			/* start time (/proc stat field 22): a
-					 * reused pid is another process */
+					 * reused pid is another process; 0
+					 * until read (matched from an event) */
 	uint64_t first_seen_ns;
 	uint32_t seen;			/* scan generation */
 	char comm[16];

@@ -439,6 +439,7 @@ static void event_path(void **state)
 	const char *t1[] = { "Game", "UnityMain" };
 	struct lavd_proc_ev ev = { 0 };
 	struct lavd_ps ps;
+	uint64_t reads;
 
 	(void)state;
 	set_of(&pset, texts, 2);
@@ -474,6 +475,35 @@ static void event_path(void **state)
 	assert_int_equal(changes[2].pid, 400);
 	assert_int_equal(changes[2].to, -1);
 	assert_non_null(lavd_ps_find(&ps, 500));
+	/* an exec's events come from the process itself (nthreads set):
+	 * matched from them alone, /proc is not read (it has no 600 yet) */
+	reads = ps.nr_reads;
+	ev = (struct lavd_proc_ev){ LAVD_PEV_RENAME, 600, 600, 1, "Other.exe" };
+	lavd_ps_event(&ps, &ev, 4);
+	ev.kind = LAVD_PEV_EXEC;
+	lavd_ps_event(&ps, &ev, 4);
+	assert_int_equal(ps.nr_reads, reads);
+	assert_int_equal(nchanges, 4);
+	assert_int_equal(changes[3].pid, 600);
+	assert_int_equal(changes[3].to, 1);
+	assert_int_equal(lavd_ps_find(&ps, 600)->start, 0);
+	/* its start is learned at the sweep; then a reused pid leaves */
+	fake_proc(600, "Other.exe", 0, 60, (const char *[]){ "Other.exe" }, 1);
+	lavd_ps_sweep(&ps);
+	assert_int_equal(nchanges, 4);
+	assert_int_equal(lavd_ps_find(&ps, 600)->start, 60);
+	fake_proc(600, "Other.exe", 0, 61, (const char *[]){ "Other.exe" }, 1);
+	lavd_ps_sweep(&ps);
+	assert_int_equal(nchanges, 5);
+	assert_int_equal(changes[4].pid, 600);
+	assert_int_equal(changes[4].to, -1);
+	/* a leader renamed by another process (nthreads 0): the event says
+	 * nothing of it, /proc is read */
+	fake_proc(700, "bash", 0, 70, (const char *[]){ "bash" }, 1);
+	ev = (struct lavd_proc_ev){ LAVD_PEV_RENAME, 700, 700, 0, "bash" };
+	lavd_ps_event(&ps, &ev, 5);
+	assert_true(ps.nr_reads > reads);
+	assert_int_equal(nchanges, 5);
 	lavd_ps_free(&ps);
 }
 

@@ -77,7 +77,7 @@ function welch(a, b,   na, nb, ma, mb, va, vb, se) {
 	return (ma - mb) / se
 }
 function add(key, v) { cnt[key]++; sum[key] += v; sq[key] += v * v }
-$1 == "cmp" { add($2 "|" $4, $5) }
+$1 == "cmp" { add($2 "|" $4, $5); ncmp++ }
 $1 == "iso" { add("iso" $2 "|" $4, $5) }
 $1 == "isopids" { pa[$2 "|" $3] = $4; pb[$2 "|" $3] = $5 }
 $1 == "isoprof" { line = $0; sub(/^isoprof [0-9]+ [0-9]+ /, "", line); prof[$2 "|" $3] = line }
@@ -85,31 +85,33 @@ $1 == "cost" { cmode[++nm] = $2; idle[$2] = $3; isecs[$2] = $4; storm[$2] = $5; 
 $1 == "bpfcost" { l = $0; sub(/^bpfcost [a-z0-9]+ ?/, "", l); bc[$2] = l }
 END {
 	nc = split(cands, C, ","); nt = split(targets, T, ",")
-	printf "-- compare: 1 %% low FPS (percentile), mean+-sd(runs); t: Welch against lavd'"'"'s defaults (|t| < 2: not resolved)\n"
-	printf "   %-9s %-18s", "target", "defaults"
-	for (c = 1; c <= nc; c++) printf " %-26s", C[c]
-	printf "\n"
-	for (t = 1; t <= nt; t++) {
-		printf "   %-9s %-18s", T[t], stats(T[t] "|0")
-		for (c = 1; c <= nc; c++) {
-			w = welch(T[t] "|" c, T[t] "|0")
-			tv[c, t] = w
-			printf " %-18s t %-5s", stats(T[t] "|" c), w == "NA" ? "NA" : sprintf("%.1f", w)
-		}
+	if (ncmp) {
+		printf "-- compare: 1 %% low FPS (percentile), mean+-sd(runs); t: Welch against lavd'"'"'s defaults (|t| < 2: not resolved)\n"
+		printf "   %-9s %-18s", "target", "defaults"
+		for (c = 1; c <= nc; c++) printf " %-26s", C[c]
 		printf "\n"
-	}
-	printf "-- shipping rule: better on its own target (t >= 2), no target worse (t <= -2)\n"
-	for (c = 1; c <= nc; c++) {
-		own = "NA"; worst = ""; bad = ""
 		for (t = 1; t <= nt; t++) {
-			if (T[t] == C[c]) own = tv[c, t]
-			else if (tv[c, t] != "NA" && tv[c, t] <= -2) bad = bad " " T[t]
+			printf "   %-9s %-18s", T[t], stats(T[t] "|0")
+			for (c = 1; c <= nc; c++) {
+				w = welch(T[t] "|" c, T[t] "|0")
+				tv[c, t] = w
+				printf " %-18s t %-5s", stats(T[t] "|" c), w == "NA" ? "NA" : sprintf("%.1f", w)
+			}
+			printf "\n"
 		}
-		if (own == "NA") v = "not measured (fewer than 2 runs on its target, or no target " C[c] ")"
-		else if (own >= 2 && bad == "") v = "SHIP: better on " C[c] " (t " sprintf("%.1f", own) "), worse nowhere"
-		else if (own < 2) v = "keep as candidate: not better on " C[c] " (t " sprintf("%.1f", own) ")" (bad != "" ? "; worse on" bad : "")
-		else v = "keep as candidate: worse on" bad
-		printf "   %-9s %s\n", C[c], v
+		printf "-- shipping rule: better on its own target (t >= 2), no target worse (t <= -2)\n"
+		for (c = 1; c <= nc; c++) {
+			own = "NA"; worst = ""; bad = ""
+			for (t = 1; t <= nt; t++) {
+				if (T[t] == C[c]) own = tv[c, t]
+				else if (tv[c, t] != "NA" && tv[c, t] <= -2) bad = bad " " T[t]
+			}
+			if (own == "NA") v = "not measured (fewer than 2 runs on its target, or no target " C[c] ")"
+			else if (own >= 2 && bad == "") v = "SHIP: better on " C[c] " (t " sprintf("%.1f", own) "), worse nowhere"
+			else if (own < 2) v = "keep as candidate: not better on " C[c] " (t " sprintf("%.1f", own) ")" (bad != "" ? "; worse on" bad : "")
+			else v = "keep as candidate: worse on" bad
+			printf "   %-9s %s\n", C[c], v
+		}
 	}
 	if (cnt["isoB|0"] || cnt["isoB|1"]) {
 		printf "-- isolation: A matched by the candidate, B not, at once\n"

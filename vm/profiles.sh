@@ -25,18 +25,17 @@
 #                  [--duration D] [--bg PATTERN] [--cands C1,C2,...]
 #                  [--targets T1,T2,...] [--iso A:B:CAND]
 #                  [--exec-rate N] [--cost-secs S] [--calibration R|auto]
-#                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-final N]
-#                  [--tcg single|multi] [--smp N] [--out DIR]
+#                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-rounds N]
+#                  [--tune-final N] [--tcg single|multi] [--smp N] [--out DIR]
 # Defaults: all phases; 6 rounds of 10s; hogs:2; the five game profiles
-# (shipped and candidates) and
-# the five framebench profiles of the same names; unreal:strategy:unreal;
-# tune unreal over lat-cri-boost=0,128,512 with 6 final rounds; 100
-# starts/s for 10 s; -smp 2.
+# (shipped and candidates) and the five framebench profiles of the same
+# names; unreal:strategy:unreal; tune unreal over lat-cri-boost=0,128,512,
+# 1 first-stage round, 6 final rounds; 100 starts/s for 10 s; -smp 2.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 phases=load,compare,isolation,tune,cost reps=6 dur=10s bg=hogs:2
-tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunefinal=6
+tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunerounds=1 tunefinal=6
 cands=unreal,unity,proton,esports,strategy targets=unreal,unity,proton,esports,strategy
 iso=unreal:strategy:unreal rate=100 costsecs=10 calib=auto tcg=${VM_TCG:-single} smp=2
 out=$B/vm/profiles
@@ -54,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--calibration) calib=$2; shift 2 ;;
 	--tune-target) tunetarget=$2; shift 2 ;;
 	--tune-knobs) tuneknobs=$2; shift 2 ;;
+	--tune-rounds) tunerounds=$2; shift 2 ;;
 	--tune-final) tunefinal=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
@@ -62,8 +62,8 @@ while [ $# -gt 0 ]; do
 	*) echo "vm/profiles.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
-for n in "$reps" "$rate" "$costsecs"; do
-	case $n in ''|*[!0-9]*|0) echo "vm/profiles.sh: --reps, --exec-rate and --cost-secs take positive numbers" >&2; exit 2 ;; esac
+for n in "$reps" "$rate" "$costsecs" "$tunerounds"; do
+	case $n in ''|*[!0-9]*|0) echo "vm/profiles.sh: --reps, --exec-rate, --cost-secs and --tune-rounds take positive numbers" >&2; exit 2 ;; esac
 done
 # a profile under test: shipped (lavd/profiles/NAME.conf) or a candidate
 for c in $(echo "$cands" | tr ',' ' '); do
@@ -92,9 +92,9 @@ secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print 
 nc=$(echo "$cands" | tr ',' '\n' | grep -c .)
 nt=$(echo "$targets" | tr ',' '\n' | grep -c .)
 ntune=$(echo "$tuneknobs" | tr '+' '\n' | awk -F= '{ n = split($2, v, ","); t = t ? t * n : n } END { print t + 0 }')
-limit=$(( 300 + (reps * nt * (nc + 1) * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20) + (2 * ntune + 2 * tunefinal + 4) * (secs + 20)) * 3 ))
+limit=$(( 300 + (reps * nt * (nc + 1) * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20) + (2 * ntune * tunerounds + 2 * tunefinal + 4) * (secs + 20)) * 3 ))
 expect=$(echo "$phases" | tr ',' ' ')
-append="gs.phases=$phases gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.cands=$cands gs.targets=$targets gs.calib=$calib gs.isoa=$isoa gs.isob=$isob gs.isocand=$isocand gs.execrate=$rate gs.costsecs=$costsecs gs.tunetarget=$tunetarget gs.tuneknobs=$tuneknobs gs.tunefinal=$tunefinal"
+append="gs.phases=$phases gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.cands=$cands gs.targets=$targets gs.calib=$calib gs.isoa=$isoa gs.isob=$isob gs.isocand=$isocand gs.execrate=$rate gs.costsecs=$costsecs gs.tunetarget=$tunetarget gs.tuneknobs=$tuneknobs gs.tunerounds=$tunerounds gs.tunefinal=$tunefinal"
 gsprog=""
 [ -x "$B/static/gamesuite" ] && gsprog="--program $B/static/gamesuite"
 BUILD=$B vm/run.sh profiles --expect "$expect" --timeout "$limit" --tcg "$tcg" --smp "$smp" \

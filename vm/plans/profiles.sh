@@ -22,8 +22,8 @@
 #              "DATA isopids R K PIDA PIDB", "DATA isoprof R K <profiles
 #              part of the last statistics line>"
 #   tune       gamesuite tune --framebench gs.tunetarget (unreal) with
-#              gs.tuneknobs (lat-cri-boost=0,128,512), gs.tunefinal (6)
-#              final rounds: the profile it writes, FILE tuned.conf
+#              gs.tuneknobs (lat-cri-boost=0,128,512), gs.tunerounds (1)
+#              first-stage rounds, gs.tunefinal (6) final rounds: the profile it writes, FILE tuned.conf
 #   cost       the loader's CPU time (schedstat) while gs.execrate
 #              processes start per second for gs.costsecs seconds, and
 #              while idle as long, under: no profiles, the events path,
@@ -49,6 +49,7 @@ isocand=$(gs_param isocand unreal)
 execrate=$(gs_param execrate 100)
 tunetarget=$(gs_param tunetarget unreal)
 tuneknobs=$(gs_param tuneknobs lat-cri-boost=0,128,512)
+tunerounds=$(gs_param tunerounds 1)
 tunefinal=$(gs_param tunefinal 6)
 costsecs=$(gs_param costsecs 10)
 PD=/tmp/profiles
@@ -260,7 +261,7 @@ if [ -x /bin/gamesuite ]; then
 	# the probe and the disturbance checks would flag runs for the
 	# emulator's own jitter (docs/gamesuite.md): watched from the host
 	gamesuite tune --framebench "$tunetarget" --bg "$bg" --lavd lavd "$@" \
-		--duration "$fbdur" --final-rounds "$tunefinal" --cooldown 1s \
+		--duration "$fbdur" --rounds "$tunerounds" --final-rounds "$tunefinal" --cooldown 1s \
 		--load-timeout 90s --settle 0 --max-busy 100 --max-other-cpu 100 \
 		--probe-factor 0 -o /tmp/tuned.conf > /tmp/tune.out 2> /tmp/tune.err
 	rc=$?
