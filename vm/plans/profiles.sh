@@ -113,7 +113,9 @@ rm -rf "$PD/work"
 cp -r "$CD" "$PD/work"
 if up "$L" -v --game-profiles "$PD/work"; then
 	gs_out "DATA verified profiles $(grep 'verified instructions' "$L" | head -n 1)"
-	grep -q 'game profiles: 5 .*exec and rename events' "$L" || fails="$fails events-path"
+	# printed once the tracepoints are attached, which may follow the
+	# scheduler's attach: waited for, not grepped at once
+	in_log "$L" 'game profiles: 5 .*exec and rename events' 10 || fails="$fails events-path"
 	framebench --profile unreal --duration 25s --warmup 500ms -q > /tmp/fb.out 2>&1 &
 	FB=$!
 	in_log "$L" "framebench:$FB follows profile unreal" 30 || fails="$fails no-match"
