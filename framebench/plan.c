@@ -158,6 +158,13 @@ void fb_plan_dump(FILE *f, const struct fb_profile *p, uint64_t seed,
 		p->fps ? "" : " (uncapped)", p->frames_in_flight, p->workers);
 	for (unsigned pr = 0; pr <= p->nprocs; pr++) {
 		fprintf(f, "process %s:", p->proc[pr]);
+		/* the name it runs under (engine.c), which a lavd game
+		 * profile matches; the main process without a `comm` keeps
+		 * the program's own */
+		if (p->proc_comm[pr][0])
+			fprintf(f, " comm:%s", p->proc_comm[pr]);
+		else if (pr > 0)
+			fprintf(f, " comm:fb-%s", p->proc[pr]);
 		for (unsigned s = 0; s < p->nstages; s++)
 			if (p->stage[s].process == (int)pr)
 				fprintf(f, " stage:%s", p->stage[s].name);

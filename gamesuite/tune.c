@@ -74,7 +74,8 @@ static const char tune_usage[] =
 "  --knob KEY=V1,V2,..  a knob and the values to try (repeatable; default\n"
 "                       lat-cri-boost=0,128,512 and slice-scale=50,100,200)\n"
 "  --match RULE         the profile's match line, e.g. 'thread GameThread'\n"
-"                       (repeatable; framebench default: exe */framebench)\n"
+"                       (repeatable; framebench default: comm of the\n"
+"                       game's own process, from its --dump-plan)\n"
 "  --name NAME          the profile's name (default tuned-WORKLOAD)\n"
 "  --metric NAME        what to improve (default low1_percentile_fps, else the\n"
 "                       workload kind's first metric)\n"
@@ -202,6 +203,35 @@ static void make_workdir(struct tune *t)
 }
 
 /* --framebench PROFILE is a suite of one workload, written and parsed. */
+/*
+ * The default match rule of a framebench workload: the game's own process
+ * by its name, which framebench's plan says (`comm NAME`). Not its
+ * executable: the background load and the helper processes are forks of
+ * the same program, and a knob that favours the matched tasks
+ * (weight-scale) would favour the hogs as much as the game.
+ */
+static void framebench_match(struct tune *t, const struct gsu_suite *su,
+			     struct gsu_workload *w)
+{
+	char comm[16], why[400];
+	char *plan = NULL;
+	int rc;
+
+	if (!gsu_workload_prepare(w))
+		gs_die(EXIT_USAGE, "tune: %s: give --match RULE", w->skip_reason);
+	rc = gsu_framebench_plan(su, w, &plan, why, sizeof(why));
+	if (!rc && (rc = tune_plan_game_comm(plan, w->resolved, comm, sizeof(comm))))
+		snprintf(why, sizeof(why), "no process line in it");
+	if (rc) {
+		free(plan);
+		gs_die(EXIT_USAGE, "tune: workload %s: framebench's plan does not say the "
+		       "game's process (%s); give --match RULE", w->name, why);
+	}
+	free(plan);
+	snprintf(t->match[t->nmatch++], sizeof(t->match[0]),
+		 strpbrk(comm, " #") ? "comm \"%s\"" : "comm %s", comm);
+}
+
 static void load_workload(struct tune *t, struct gsu_suite *su)
 {
 	char path[700], err[700];
@@ -522,7 +552,7 @@ int gsu_tune_main(int argc, char **argv)
 	set.confidence = su.confidence;
 	pick_metric(&t, &su.w[0]);
 	if (!t.nmatch && su.w[0].kind == GSU_FRAMEBENCH)
-		gs_strlcpy(t.match[t.nmatch++], "exe */framebench", sizeof(t.match[0]));
+		framebench_match(&t, &su, &su.w[0]);
 	if (!t.nmatch)
 		gs_die(EXIT_USAGE, "tune: --match RULE is needed: which process the profile "
 		       "is for (e.g. --match 'comm Game.exe')");
@@ -544,9 +574,13 @@ int gsu_tune_main(int argc, char **argv)
 	}
 	gsu_describe_workload(&su, &su.w[0], desc, sizeof(desc));
 	snprintf(t.workload_desc, sizeof(t.workload_desc), "%s: %s", su.w[0].name, desc);
-	if (!t.quiet)
-		fprintf(stderr, "tune: %s; %d knob sets; metric %s\n", t.workload_desc,
+	if (!t.quiet) {
+		fprintf(stderr, "tune: %s; %d knob sets; metric %s; for", t.workload_desc,
 			t.ncand, t.metric_name);
+		for (int i = 0; i < t.nmatch; i++)
+			fprintf(stderr, "%s match %s", i ? "," : "", t.match[i]);
+		fputc('\n', stderr);
+	}
 	gsu_install_signal_handlers();
 	t.started = epoch();
 	ok = search(&t, &su, &set);
@@ -555,7 +589,8 @@ int gsu_tune_main(int argc, char **argv)
 	t.ended = epoch();
 	if (gsu_stop_signal)
 		rc = EXIT_RUNTIME;
-	if ((t.nstage && isnan(t.cand[t.best].median[t.nstage - 1])) ||
+	if ((t.nstage && (!t.cand[t.best].n[t.nstage - 1] ||
+			  isnan(t.cand[t.best].median[t.nstage - 1]))) ||
 	    (!t.nstage && !t.final.done)) {
 		gs_warn("tune: nothing was measured; no profile written");
 		rc = EXIT_RUNTIME;

@@ -101,6 +101,9 @@ int tune_write_cand(const struct tune *t, int c, const char *path);
 double tune_welch_t(const double *a, size_t na, const double *b, size_t nb);
 /* The result: the profile with the evidence in its comment block. */
 int tune_write_profile(const struct tune *t, const char *path);
+/* The comm of the game's process in a framebench --dump-plan text, or
+ * prog's name when the plan gives none. 0, or -1 (no process line). */
+int tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len);
 /* "lat-cri-boost 128, slice-scale 50" for candidate c. */
 void tune_cand_desc(const struct tune *t, int c, char *buf, size_t len);
 

@@ -12,6 +12,45 @@
 #include "tune.h"
 #include "util.h"
 
+/*
+ * The game's own process in framebench's --dump-plan text: the comm of
+ * its first "process" line (the main one) when the profile names it, else
+ * prog's base name as the kernel keeps it (15 characters): the main
+ * process runs under the program's own name then.
+ */
+int tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len)
+{
+	const char *l = plan, *end, *c, *base;
+	size_t n;
+
+	while (l && strncmp(l, "process ", 8)) {
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	if (!l || !len)
+		return -1;
+	end = strchr(l, '\n');
+	if (!end)
+		end = l + strlen(l);
+	for (c = l; c && c < end; c = strchr(c + 1, ' ')) {
+		if (strncmp(c, " comm:", 6))
+			continue;
+		c += 6;
+		n = strcspn(c, " \n");
+		n = n < len - 1 ? n : len - 1;
+		memcpy(out, c, n);
+		out[n] = '\0';
+		return 0;
+	}
+	base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+	n = strlen(base) < 15 ? strlen(base) : 15;
+	n = n < len - 1 ? n : len - 1;
+	memcpy(out, base, n);
+	out[n] = '\0';
+	return 0;
+}
+
 /* Knob names and values as lavd's profiles write them: a-z, 0-9, '-'
  * (lavd itself checks the values when it reads each candidate). */
 static bool word_ok(const char *s)

@@ -386,8 +386,11 @@ static int run_check(char **argv, const char *log, char *why, size_t whylen)
 	return -1;
 }
 
-int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
-		       char *why, size_t whylen)
+static int read_log(const char *path, char **text);
+
+/* The check; with text, what it printed (framebench: its plan). */
+static int check_run(const struct gsu_suite *s, const struct gsu_workload *w,
+		     char **text, char *why, size_t whylen)
 {
 	char tmp[] = "/tmp/gamesuite-check.XXXXXX", dir[64], log[64];
 	struct gsu_exec x;
@@ -425,12 +428,33 @@ int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
 		argv[n] = w->kind == GSU_FRAMEBENCH ? "--dump-plan" : "--dry-run";
 	}
 	rc = run_check(argv, log, why, whylen);
+	if (!rc && text && read_log(log, text)) {
+		snprintf(why, whylen, "cannot read %s", log);
+		rc = -1;
+	}
 	free(argv);
 free_exec:
 	gsu_exec_free(&x);
 out:
 	gs_remove_tree(tmp);
 	return rc;
+}
+
+int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
+		       char *why, size_t whylen)
+{
+	return check_run(s, w, NULL, why, whylen);
+}
+
+int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
+			char **plan, char *why, size_t whylen)
+{
+	*plan = NULL;
+	if (w->kind != GSU_FRAMEBENCH || !w->available) {
+		snprintf(why, whylen, "not an available framebench workload");
+		return -1;
+	}
+	return check_run(s, w, plan, why, whylen);
 }
 
 /* ---- parsers ----------------------------------------------------------- */

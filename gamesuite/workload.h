@@ -63,6 +63,11 @@ void gsu_exec_free(struct gsu_exec *x);
 int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
 		       char *why, size_t whylen);
 
+/* framebench's plan of the workload as a run would start it (--dump-plan
+ * added): 0 with the text in *plan (free it), or -1 with why. */
+int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
+			char **plan, char *why, size_t whylen);
+
 /* Reads the run's result into run->metrics (and curve/frames). Returns 0,
  * or -1 with why (no output, unparseable, sampled MangoHud log, ...). */
 int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,

@@ -30,6 +30,21 @@ expect_exit 2 "option --bg: with --framebench only" "$GS" tune "$T/none.suite" -
 	-o "$T/x.conf" --bg hogs:1
 expect_exit 2 "gamesuite: unknown option '--bogus' (see --help)" "$GS" tune --bogus
 expect_exit 2 "option --rounds" "$GS" tune --framebench unreal -o "$T/x.conf" --rounds 0
+expect_exit 2 "tune: workload tuned: framebench's plan does not say the game's process (framebench: unknown profile 'nosuch'" \
+	"$GS" tune --framebench nosuch -o "$T/x.conf"
+
+# ---- framebench's default match: the game's own process by its name, not
+# the executable its background hogs share; nothing measured, no profile
+for p in strategy:fb-strategy unreal:framebench proton:ProtonGame.exe; do
+	"$GS" tune --framebench "${p%%:*}" -o "$T/fb.conf" --lavd /bin/false \
+		--sched-ext-root "$T/noscx" --duration 1s $QUIET >/dev/null 2>"$T/fberr"
+	rc=$?
+	grep -q "; for match comm ${p#*:}\$" "$T/fberr" && pass "tune --framebench ${p%%:*}: match comm ${p#*:}" ||
+		fail "tune --framebench ${p%%:*}: $(head -n 1 "$T/fberr")"
+	[ $rc -eq 1 ] && grep -q "tune: nothing was measured; no profile written" "$T/fberr" &&
+		[ ! -e "$T/fb.conf" ] && pass "nothing measured: exit 1, no profile" ||
+		fail "nothing measured: exit $rc, $(tail -n 1 "$T/fberr")"
+done
 
 SCX=$T/scx
 mkdir -p "$SCX"

@@ -27,6 +27,7 @@
 #include "sched.h"
 #include "stats.h"
 #include "suite.h"
+#include "tune.h"
 #include "util.h"
 #include "workload.h"
 
@@ -187,6 +188,29 @@ static void suite_errors(void **state)
 		}
 		assert_int_equal(s.nw, 0);
 	}
+}
+
+/* The game's process for tune's default match rule, from framebench's plan. */
+static void plan_game_comm(void **state)
+{
+	char c[16];
+
+	(void)state;
+	assert_int_equal(tune_plan_game_comm("# plan\nprofile s (x)\nprocess main: comm:fb-strategy "
+					     "stage:game\nprocess compositor: comm:fb-compositor\n",
+					     "/usr/bin/framebench", c, sizeof(c)), 0);
+	assert_string_equal(c, "fb-strategy");
+	/* the main process without a comm: the program's name, as the kernel
+	 * keeps it; the helper's comm is not the game's */
+	assert_int_equal(tune_plan_game_comm("process main: stage:game\n"
+					     "process compositor: comm:fb-compositor\n",
+					     "/opt/x/a-very-long-benchmark-name", c, sizeof(c)), 0);
+	assert_string_equal(c, "a-very-long-ben");
+	assert_int_equal(tune_plan_game_comm("process main: comm:ProtonGame.exe", "fb", c,
+					     sizeof(c)), 0);
+	assert_string_equal(c, "ProtonGame.exe");
+	assert_int_equal(tune_plan_game_comm("framebench: unknown profile\n", "fb", c,
+					     sizeof(c)), -1);
 }
 
 static void split_words(void **state)
@@ -505,6 +529,7 @@ int main(void)
 		cmocka_unit_test(suite_good),
 		cmocka_unit_test(suite_defaults),
 		cmocka_unit_test(suite_errors),
+		cmocka_unit_test(plan_game_comm),
 		cmocka_unit_test(split_words),
 		cmocka_unit_test(sched_specs),
 		cmocka_unit_test(scx_snapshots),
