@@ -353,6 +353,10 @@ static void process_changed(struct lavd_ps *ps, int pid, uint64_t now_ns,
 		e->start = start;
 		e->first_seen_ns = now_ns;
 	}
+	/* from an event the pid may be another process's by now (a reused
+	 * pid that exec'd): its start is learned again, not compared */
+	if (!start)
+		e->start = 0;
 	gs_strlcpy(e->comm, comm, sizeof(e->comm));
 	evaluate(ps, e);
 	e->seen = ps->gen;

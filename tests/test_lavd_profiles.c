@@ -492,6 +492,15 @@ static void event_path(void **state)
 	lavd_ps_sweep(&ps);
 	assert_int_equal(nchanges, 4);
 	assert_int_equal(lavd_ps_find(&ps, 600)->start, 60);
+	/* a reused pid that exec'd, seen first by its events: it keeps the
+	 * profile it matched, and its own start is learned */
+	ev = (struct lavd_proc_ev){ LAVD_PEV_EXEC, 600, 600, 1, "Other.exe" };
+	lavd_ps_event(&ps, &ev, 4);
+	fake_proc(600, "Other.exe", 0, 62, (const char *[]){ "Other.exe" }, 1);
+	lavd_ps_sweep(&ps);
+	assert_int_equal(nchanges, 4);
+	assert_int_equal(lavd_ps_find(&ps, 600)->start, 62);
+	/* a reused pid that did not exec (no event) is another process */
 	fake_proc(600, "Other.exe", 0, 61, (const char *[]){ "Other.exe" }, 1);
 	lavd_ps_sweep(&ps);
 	assert_int_equal(nchanges, 5);
