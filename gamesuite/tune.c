@@ -202,7 +202,6 @@ static void make_workdir(struct tune *t)
 	atexit(remove_tmp_workdir);
 }
 
-/* --framebench PROFILE is a suite of one workload, written and parsed. */
 /*
  * The default match rule of a framebench workload: the game's own process
  * by its name, which framebench's plan says (`comm NAME`). Not its
@@ -232,6 +231,7 @@ static void framebench_match(struct tune *t, const struct gsu_suite *su,
 		 strpbrk(comm, " #") ? "comm \"%s\"" : "comm %s", comm);
 }
 
+/* --framebench PROFILE is a suite of one workload, written and parsed. */
 static void load_workload(struct tune *t, struct gsu_suite *su)
 {
 	char path[700], err[700];

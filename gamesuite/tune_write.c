@@ -20,7 +20,7 @@
  */
 int tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len)
 {
-	const char *l = plan, *end, *c, *base;
+	const char *l = plan, *end, *c, *name = NULL;
 	size_t n;
 
 	while (l && strncmp(l, "process ", 8)) {
@@ -33,20 +33,17 @@ int tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t le
 	end = strchr(l, '\n');
 	if (!end)
 		end = l + strlen(l);
-	for (c = l; c && c < end; c = strchr(c + 1, ' ')) {
-		if (strncmp(c, " comm:", 6))
-			continue;
-		c += 6;
-		n = strcspn(c, " \n");
-		n = n < len - 1 ? n : len - 1;
-		memcpy(out, c, n);
-		out[n] = '\0';
-		return 0;
+	for (c = strchr(l, ' '); c && c < end && !name; c = strchr(c + 1, ' '))
+		if (!strncmp(c, " comm:", 6))
+			name = c + 6;
+	if (name) {
+		n = strcspn(name, " \n");
+	} else {
+		name = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+		n = strlen(name) < 15 ? strlen(name) : 15;
 	}
-	base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
-	n = strlen(base) < 15 ? strlen(base) : 15;
 	n = n < len - 1 ? n : len - 1;
-	memcpy(out, base, n);
+	memcpy(out, name, n);
 	out[n] = '\0';
 	return 0;
 }

@@ -349,14 +349,12 @@ static void process_changed(struct lavd_ps *ps, int pid, uint64_t now_ns,
 	}
 	if (!e && !(e = insert(ps, pid)))
 		return;
-	if (fresh || !same_process(e, start)) {
-		e->start = start;
+	if (fresh || !same_process(e, start))
 		e->first_seen_ns = now_ns;
-	}
-	/* from an event the pid may be another process's by now (a reused
-	 * pid that exec'd): its start is learned again, not compared */
-	if (!start)
-		e->start = 0;
+	/* read: the start it has now; from an event (0) the pid may be
+	 * another process's by now (a reused pid that exec'd), so its start
+	 * is learned again at the next sweep, not compared */
+	e->start = start;
 	gs_strlcpy(e->comm, comm, sizeof(e->comm));
 	evaluate(ps, e);
 	e->seen = ps->gen;

@@ -23,7 +23,8 @@
 #              part of the last statistics line>"
 #   tune       gamesuite tune --framebench gs.tunetarget (unreal) with
 #              gs.tuneknobs (lat-cri-boost=0,128,512), gs.tunerounds (1)
-#              first-stage rounds, gs.tunefinal (6) final rounds: the profile it writes, FILE tuned.conf
+#              first-stage rounds, gs.tunefinal (6) final rounds: the
+#              profile it writes, FILE tuned.conf
 #   cost       the loader's CPU time (schedstat) while gs.execrate
 #              processes start per second for gs.costsecs seconds, and
 #              while idle as long, under: no profiles, the events path,
