@@ -69,7 +69,11 @@ BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --
 	--program "$B/static/lavd" --program "$B/static/framebench" $extra
 rc=$?
 res=$out/results.txt load=$out/host-load.txt
-[ -f "$out/results-retry.txt" ] && res=$out/results-retry.txt load=$out/host-load-retry.txt
+# the retry of a panicked boot runs under thread=single: its title says so
+if [ -f "$out/results-retry.txt" ]; then
+	res=$out/results-retry.txt load=$out/host-load-retry.txt
+	tcg=single
+fi
 kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/ablation-table.sh --files "$out/files" --results "$res" --host-load "$load" \

@@ -34,6 +34,8 @@ $(BUILD)/vm/scx_minimal.o: $(BUILD)/bpf/scx_minimal.skel.h
 PROGRAMS += $(BUILD)/scx_minimal
 $(BUILD)/scx_minimal: $(BUILD)/vm/scx_minimal.o $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
+# its command line on the host; loading it is the VM test's yardstick phase
+INTEGRATION_TESTS += tests/scx_minimal_cli.sh
 
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s

@@ -102,7 +102,11 @@ BUILD=$B vm/run.sh profiles --expect "$expect" --timeout "$limit" --tcg "$tcg" -
 	--program "$B/static/lavd" --program "$B/static/framebench" --program "$out/lavd-profiles.tar" $gsprog
 rc=$?
 res=$out/results.txt
-[ -f "$out/results-retry.txt" ] && res=$out/results-retry.txt
+# the retry of a panicked boot runs under thread=single: its title says so
+if [ -f "$out/results-retry.txt" ]; then
+	res=$out/results-retry.txt
+	tcg=single
+fi
 echo
 vm/profiles-table.sh --files "$out/files" --results "$res" --cands "$cands" \
 	--targets "$targets" --jsonget "$B/tests/jsonget" \

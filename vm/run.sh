@@ -29,7 +29,8 @@
 #     --tcg single|multi    (default single; VM_TCG overrides the default)
 #     --out DIR             where logs go (default build/vm/PLAN)
 #     --program PATH        a static program for /bin (repeatable; default
-#                           build/static/{lavd,framebench,gamesuite,churn} that exist)
+#                           those of build/static/{lavd,framebench,gamesuite,
+#                           churn,scx_minimal} that exist)
 #     --sample-host         record, once a second, how much CPU the host's
 #                           other processes used (not qemu) and which run
 #                           (the plan's last "RUN-START" line) was going on:
@@ -93,7 +94,7 @@ kdir=$("$here/kernel.sh" dir)
 kver=$(cat "$kdir/release" 2>/dev/null || basename "$kdir")
 
 if [ -z "$programs" ]; then
-	for p in lavd framebench gamesuite churn; do
+	for p in lavd framebench gamesuite churn scx_minimal; do
 		[ -x "$build/static/$p" ] && programs="$programs $build/static/$p"
 	done
 fi

@@ -5,10 +5,15 @@
  * it. A yardstick for the VM's measurements, not a scheduler to use: the
  * ablation runs it beside lavd (vm/ablation.sh --program).
  *
- *   scx_minimal [--stats SECS]
+ *   scx_minimal [--stats SECS] [--slice-us N] [--lavd-shape]
  * --stats prints, every SECS seconds, how many wakeups went straight to an
- * idle CPU and how many tasks were queued. On exit, the BPF programs' cost
- * per call when kernel.bpf_stats_enabled=1.
+ * idle CPU and how many tasks were queued. --slice-us sets every run's
+ * slice (default 20000, the kernel's SCX_SLICE_DFL; lavd's is 5000).
+ * --lavd-shape loads the same placement with every callback lavd has, a
+ * per-task storage lookup in each and a queue of its own that a dispatch
+ * callback moves from (scx_minimal.bpf.c): lavd's shape without its
+ * policy. On exit, the BPF programs' cost per call when
+ * kernel.bpf_stats_enabled=1.
  * Exit: 0 detached on a signal, 1 it could not attach or the kernel ended
  * it (the reason is printed), 2 bad usage.
  */
@@ -62,10 +67,15 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "stats", required_argument, NULL, 's' },
+		{ "slice-us", required_argument, NULL, 'l' },
+		{ "lavd-shape", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	uint64_t stats_s = 0, waited = 0;
+	uint64_t stats_s = 0, waited = 0, slice_us = 20000;
+	struct bpf_map *ops, *unused;
+	struct bpf_program *prog;
+	bool shaped = false;
 	unsigned long long n[2];
 	struct scx_minimal *skel;
 	struct bpf_link *link;
@@ -78,8 +88,14 @@ int main(int argc, char **argv)
 		case 's':
 			stats_s = gs_opt_u64("--stats", optarg, 1, 3600);
 			break;
+		case 'l':
+			slice_us = gs_opt_u64("--slice-us", optarg, 100, 1000000);
+			break;
+		case 'L':
+			shaped = true;
+			break;
 		case 'h':
-			printf("usage: scx_minimal [--stats SECS]\n");
+			printf("usage: scx_minimal [--stats SECS] [--slice-us N] [--lavd-shape]\n");
 			return EXIT_OK;
 		default:
 			gs_die_bad_option(c, argv);
@@ -88,11 +104,26 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		gs_die_extra_argument(argv[optind]);
 
-	skel = scx_minimal__open_and_load();
+	skel = scx_minimal__open();
 	if (!skel)
+		gs_die(EXIT_RUNTIME, "cannot open the BPF scheduler: %s", strerror(errno));
+	skel->rodata->slice_ns = slice_us * 1000;
+	/* one of the two schedulers is loaded: the other's map and programs
+	 * are left out */
+	ops = shaped ? skel->maps.shaped_ops : skel->maps.minimal_ops;
+	unused = shaped ? skel->maps.minimal_ops : skel->maps.shaped_ops;
+	bpf_map__set_autocreate(unused, false);
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, !strncmp(bpf_program__name(prog),
+							 shaped ? "shaped_" : "minimal_", 7));
+	if (scx_minimal__load(skel)) {
+		int err = errno;
+
+		scx_minimal__destroy(skel);
 		gs_die(EXIT_RUNTIME, "cannot load the BPF scheduler: %s (needs root "
-		       "and a kernel with sched_ext)", strerror(errno));
-	link = bpf_map__attach_struct_ops(skel->maps.minimal_ops);
+		       "and a kernel with sched_ext)", strerror(err));
+	}
+	link = bpf_map__attach_struct_ops(ops);
 	if (!link) {
 		int err = errno;
 
@@ -102,7 +133,8 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	printf("scx_minimal: attached\n");
+	printf("scx_minimal: attached%s, slice %llu us\n", shaped ? " (lavd's shape)" : "",
+	       (unsigned long long)slice_us);
 	fflush(stdout);
 	while (!stop && !skel->data->uei.kind) {
 		sleep(1);
@@ -119,7 +151,7 @@ int main(int argc, char **argv)
 			skel->data->uei.msg[0] ? ": " : "", skel->data->uei.msg);
 		rc = EXIT_RUNTIME;
 	}
-	gs_print_bpf_run_cost(skel->obj, "scx_minimal", "minimal_");
+	gs_print_bpf_run_cost(skel->obj, "scx_minimal", shaped ? "shaped_" : "minimal_");
 	bpf_link__destroy(link);
 	scx_minimal__destroy(skel);
 	return rc;

@@ -35,8 +35,13 @@
 #             sleeps, spins, futex ping-pong, a contended mutex, yields,
 #             pinning, nice changes) beside framebench with 2 hogs: no
 #             stall, lavd still in charge, clean exit
+#   yardstick scx_minimal, the measurements' yardstick, in both its shapes
+#             (minimal, and --lavd-shape: lavd's callbacks without its
+#             policy): each attaches under its own name, framebench
+#             completes under it, SIGINT detaches it with exit 0
 #
-# Needs /bin/lavd, /bin/framebench and /bin/churn (make static).
+# Needs /bin/lavd, /bin/framebench, /bin/churn and /bin/scx_minimal (make
+# static).
 # Parameters (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D
 # (default 10s), gs.phases="..." (default: all).
 
@@ -443,5 +448,43 @@ if want_phase churn; then
 	else
 		gs_result churn FAIL "$cf $(cat /tmp/churn.out 2>/dev/null)"
 		show_log "$LOG" 20
+	fi
+fi
+
+if want_phase yardstick; then
+	yf="" yok=""
+	if [ -x /bin/scx_minimal ]; then
+		for shape in minimal minimal_shaped; do
+			set --
+			[ $shape = minimal_shaped ] && set -- --lavd-shape --slice-us 5000
+			scx_minimal --stats 1 "$@" > /tmp/minimal.log 2>&1 &
+			MPID=$!
+			if wait_until 90 scx_is enabled $shape; then
+				fb_run --profile esports --duration 3s
+				alive=yes
+				scx_is enabled $shape || alive=no
+				kill -INT "$MPID"
+				wait_exit "$MPID" 30
+				if [ "$FBRC" = 0 ] && [ "$FRAMES" -gt 0 ] && [ $alive = yes ] &&
+				   [ "$RC" = 0 ] && wait_until 10 scx_is disabled; then
+					yok="$yok [$shape: $FRAMES frames, $(grep '^\[' /tmp/minimal.log | tail -n 1)]"
+				else
+					yf="$yf [$shape: framebench exit $FBRC, $FRAMES frames, still attached $alive, exit $RC, state $(scx_state)]"
+					show_log /tmp/minimal.log 12
+				fi
+			else
+				yf="$yf [$shape: did not attach, state $(scx_state) ops $(scx_ops)]"
+				kill -INT "$MPID" 2>/dev/null
+				wait_exit "$MPID" 30
+				show_log /tmp/minimal.log 12
+			fi
+		done
+	else
+		yf="no /bin/scx_minimal (make static)"
+	fi
+	if [ -z "$yf" ]; then
+		gs_result yardstick PASS "scx_minimal in both shapes:$yok"
+	else
+		gs_result yardstick FAIL "$yf"
 	fi
 fi
