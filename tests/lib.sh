@@ -48,6 +48,22 @@ expect_exit() {
 		fail "$*: stderr lacks '$want': $(cat "$T/err")"
 }
 
+# expect_output STATUS PATTERN CMD...: CMD exits STATUS and its output
+# (stdout and stderr together) matches the grep pattern PATTERN.
+expect_output() {
+	want_rc=$1 pat=$2
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -ne "$want_rc" ]; then
+		fail "$*: exit $rc, expected $want_rc; output: $out"
+	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		fail "$*: output lacks '$pat': $out"
+	else
+		pass "$* -> $rc"
+	fi
+}
+
 finish() {
 	[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 	echo "$1: all checks passed"

@@ -9,19 +9,11 @@
 M=$B/scx_minimal
 need "$M"
 
-# expect STATUS PATTERN ARGS...
+# expect STATUS PATTERN ARGS...: scx_minimal's exit status and output
 expect() {
 	want=$1 pat=$2
 	shift 2
-	out=$("$M" "$@" 2>&1)
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "scx_minimal $*: exit $rc, expected $want; output: $out"
-	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
-		fail "scx_minimal $*: output lacks '$pat': $out"
-	else
-		pass "scx_minimal $* -> $rc"
-	fi
+	expect_output "$want" "$pat" "$M" "$@"
 }
 
 expect 0 '^usage: scx_minimal .*--lavd-shape' --help

@@ -14,15 +14,7 @@ need "$L"
 expect() {
 	want=$1 pat=$2
 	shift 2
-	out=$("$L" "$@" 2>&1)
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "lavd $*: exit $rc, expected $want; output: $out"
-	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
-		fail "lavd $*: output lacks '$pat': $out"
-	else
-		pass "lavd $* -> $rc"
-	fi
+	expect_output "$want" "$pat" "$L" "$@"
 }
 
 expect 0 'usage: lavd' --help
