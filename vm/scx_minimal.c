@@ -75,6 +75,7 @@ int main(int argc, char **argv)
 	uint64_t stats_s = 0, waited = 0, slice_us = 20000;
 	struct bpf_map *ops, *unused;
 	struct bpf_program *prog;
+	const char *prefix;
 	bool shaped = false;
 	unsigned long long n[2];
 	struct scx_minimal *skel;
@@ -110,12 +111,13 @@ int main(int argc, char **argv)
 	skel->rodata->slice_ns = slice_us * 1000;
 	/* one of the two schedulers is loaded: the other's map and programs
 	 * are left out */
+	prefix = shaped ? "shaped_" : "minimal_";
 	ops = shaped ? skel->maps.shaped_ops : skel->maps.minimal_ops;
 	unused = shaped ? skel->maps.minimal_ops : skel->maps.shaped_ops;
 	bpf_map__set_autocreate(unused, false);
 	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, !strncmp(bpf_program__name(prog),
-							 shaped ? "shaped_" : "minimal_", 7));
+		bpf_program__set_autoload(prog, !strncmp(bpf_program__name(prog), prefix,
+							 strlen(prefix)));
 	if (scx_minimal__load(skel)) {
 		int err = errno;
 
@@ -151,7 +153,7 @@ int main(int argc, char **argv)
 			skel->data->uei.msg[0] ? ": " : "", skel->data->uei.msg);
 		rc = EXIT_RUNTIME;
 	}
-	gs_print_bpf_run_cost(skel->obj, "scx_minimal", shaped ? "shaped_" : "minimal_");
+	gs_print_bpf_run_cost(skel->obj, "scx_minimal", prefix);
 	bpf_link__destroy(link);
 	scx_minimal__destroy(skel);
 	return rc;
