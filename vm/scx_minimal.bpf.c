@@ -74,8 +74,8 @@ static __always_inline void count(u32 i)
 		(*c)++;
 }
 
-SEC("struct_ops/minimal_select_cpu")
-s32 BPF_PROG(minimal_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+/* The placement both shapes share: the kernel's idle selection. */
+static __always_inline s32 place(struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	bool idle = false;
 	s32 cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &idle);
@@ -86,6 +86,12 @@ s32 BPF_PROG(minimal_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_f
 		count(0);
 	}
 	return cpu;
+}
+
+SEC("struct_ops/minimal_select_cpu")
+s32 BPF_PROG(minimal_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+{
+	return place(p, prev_cpu, wake_flags);
 }
 
 SEC("struct_ops/minimal_enqueue")
@@ -120,13 +126,8 @@ SEC("struct_ops/shaped_select_cpu")
 s32 BPF_PROG(shaped_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	struct task_stamp *ts = stamp(p);
-	bool idle = false;
-	s32 cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &idle);
+	s32 cpu = place(p, prev_cpu, wake_flags);
 
-	if (idle) {
-		lavd_dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
-		count(0);
-	}
 	if (ts)
 		ts->cpu = cpu;
 	return cpu;
