@@ -4,8 +4,10 @@
 # tests from its own module.mk. Everything is built under $(BUILD).
 #
 #   make            build every program into build/
-#   make test       unit tests, integration tests, and the two VM tests when
-#                   qemu is installed; ends with the runner's summary
+#   make test       the lint, unit tests, integration tests, and the two VM
+#                   tests when qemu is installed; ends with the runner's summary
+#   make lint       shellcheck, cppcheck, file and function sizes, includes
+#                   (tests/lint.sh: one line per finding, FILE:LINE: why)
 #   make asan       the unit tests again under ASan + UBSan (build/asan/)
 #   make static     static binaries for the VM's initramfs (build/static/)
 #   make vm-test    boot the sched_ext kernel under qemu and test lavd in it
@@ -110,9 +112,13 @@ static:
 unit-test: $(TESTS) $(TEST_TOOLS) $(PROGRAMS)
 	@tests/run.sh $(TESTS)
 
+.PHONY: lint
+lint:
+	@BUILD=$(BUILD) sh tests/lint.sh
+
 .PHONY: test
 test: $(TESTS) $(TEST_TOOLS) $(PROGRAMS)
-	@BUILD=$(BUILD) tests/run.sh $(TESTS) $(INTEGRATION_TESTS) $(VM_TESTS)
+	@BUILD=$(BUILD) tests/run.sh tests/lint.sh $(TESTS) $(INTEGRATION_TESTS) $(VM_TESTS)
 
 .PHONY: asan
 asan:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for frametrace(8)                      -*- shell-script -*-
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): the words hold no blanks
 # Commands, and each command's options from its own --help; after "--"
 # (record, watch) the command to run.
 
@@ -15,6 +16,7 @@ _gamesched_files()
 	local cur=$1 f
 	compopt -o filenames 2>/dev/null
 	while IFS= read -r f; do
+		# shellcheck disable=SC2053 # FILTER is a glob
 		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
 			COMPREPLY+=("$f")
 		fi

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for gamesuite(1)                       -*- shell-script -*-
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): the words hold no blanks
 # Options come from the program's own --help; SUITE from the shipped suites
 # in @PKGDATADIR@/suites (make install fills the path in) and *.suite
 # files; --only from the workloads of the suite on the command line.
@@ -16,6 +17,7 @@ _gamesched_files()
 	local cur=$1 f
 	compopt -o filenames 2>/dev/null
 	while IFS= read -r f; do
+		# shellcheck disable=SC2053 # FILTER is a glob
 		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
 			COMPREPLY+=("$f")
 		fi

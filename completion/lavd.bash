@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for lavd(8)                            -*- shell-script -*-
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): the words hold no blanks
 # Options come from the program's own --help.
 
 _gamesched_options()
@@ -14,6 +15,7 @@ _gamesched_files()
 	local cur=$1 f
 	compopt -o filenames 2>/dev/null
 	while IFS= read -r f; do
+		# shellcheck disable=SC2053 # FILTER is a glob
 		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
 			COMPREPLY+=("$f")
 		fi

@@ -149,7 +149,7 @@ static void note_origin(struct ft_watch *w, const struct ft_trace *t,
 			if (runnable && ft_link_idle_wait(l))
 				snprintf(out + o2, len - o2,
 					 ", its CPU%u idle meanwhile (wake-up not acted on)",
-					 l->nholders ? l->holder[0].cpu : 0);
+					 l->nholders ? (unsigned)l->holder[0].cpu : 0u);
 			else if (runnable && l->nholders)
 				snprintf(out + o2, len - o2, ", CPU%u held by %s",
 					 l->holder[0].cpu,

@@ -418,6 +418,7 @@ int ft_cmd_compare(int argc, char **argv)
 		json(f, &s[0], &s[1]);
 	else
 		text(f, &s[0], &s[1]);
+	/* cppcheck-suppress useClosedFile ; f is closed only on the outp side */
 	if (outp ? (ferror(f) | fclose(f)) : fflush(f))
 		gs_die(EXIT_RUNTIME, "%s: write failed", outp ? outp : "stdout");
 	for (int i = 0; i < 2; i++) {

@@ -248,10 +248,12 @@ static bool proc_used(const struct pr_analysis *a, int p, const bool *svc_on)
 static const char *proc_opt(const struct pr_analysis *a, int p, char *buf,
 			    size_t len)
 {
-	if (p <= 0)
+	if (p <= 0) {
 		buf[0] = '\0';
-	else
-		snprintf(buf, len, " process=%s", a->proc[p].name);
+		return buf;
+	}
+	/* cppcheck-suppress arrayIndexOutOfBoundsCond ; p <= PR_MAX_PROCS */
+	snprintf(buf, len, " process=%s", a->proc[p].name);
 	return buf;
 }
 

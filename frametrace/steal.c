@@ -144,6 +144,7 @@ int ft_steal_meta_get(const struct ft_trace *t, struct ft_steal_sum *sum)
 		sum->top_ns[sum->ntop] = strtoull(end + 1, &end, 10);
 		sum->ntop++;
 		top = end;
+		/* cppcheck-suppress nullPointerRedundantCheck ; strtoull set end */
 		while (*top == ' ')
 			top++;
 	}

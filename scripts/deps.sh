@@ -3,7 +3,8 @@
 #
 # Installs everything the build and the tests need on Debian 12 (bookworm):
 # the toolchain, libbpf and bpftool from bookworm-backports, qemu and
-# busybox for the VM harness, cmocka, perf, the packaging and man page
+# busybox for the VM harness, cmocka, perf, shellcheck and cppcheck for
+# make lint (tests/lint.sh), the packaging and man page
 # tools (debhelper, lintian, man-db, systemd-analyze, bash-completion),
 # Xvfb and glxgears for frametrace's present-call test (xvfb and mesa-utils
 # add about 10 MB installed; Mesa's libgl1-mesa-dri comes with them), and
@@ -32,7 +33,7 @@ as_root() {
 
 PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps
-libclang-rt-19-dev
+libclang-rt-19-dev shellcheck cppcheck
 debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion
 xvfb mesa-utils libgl1-mesa-dri"
 # libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1

@@ -42,6 +42,7 @@ for p in proton unreal esports strategy; do
 	done <"$T/$p.vals"
 	frames=$(head -n 1 "$T/$p.vals")
 	# p50 <= p99 <= max, low-average <= percentile-low <= average
+	# shellcheck disable=SC2046 # split into fields on purpose
 	set -- $(tr '\n' ' ' <"$T/$p.vals")
 	awk -v avg="$2" -v lp="$3" -v la="$4" -v p50="$8" -v p99="${10}" -v mx="${12}" \
 		'BEGIN { exit !(la <= lp + 1e-9 && lp <= avg + 1e-9 && p50 <= p99 && p99 <= mx) }' ||
@@ -90,6 +91,7 @@ positive "$("$J" "$T/load.json" disturbed_frames)" || fail "no frame flagged as 
 win=$("$J" "$T/load.json" accounting_window_s)
 awk -v w="$win" 'BEGIN { exit !(w > 1.9 && w < 2.5) }' || fail "accounting_window_s is '$win' for a 2 s window"
 for i in 0 1 2; do
+	# shellcheck disable=SC2046 # split into fields on purpose
 	set -- $("$J" "$T/load.json" background.$i.pattern background.$i.threads \
 		background.$i.cpu_s background.$i.work_per_s | tr '\n' ' ')
 	[ $# -eq 4 ] || { fail "background.$i lacks a key"; continue; }
@@ -108,6 +110,7 @@ done
 jobs=$("$J" "$T/load.json" background.1.jobs_done)
 [ "$jobs" -ge 1 ] 2>/dev/null || fail "compile: jobs_done is '$jobs'"
 [ "$("$J" "$T/load.json" background.1.missed)" = null ] || fail "compile: missed is not null"
+# shellcheck disable=SC2046 # split into fields on purpose
 set -- $("$J" "$T/load.json" background.2.bursts background.2.missed background.2.jobs_done | tr '\n' ' ')
 [ "${1:-0}" -ge 60 ] 2>/dev/null && [ "${2:-x}" -le "$1" ] 2>/dev/null && [ "${3:-}" = null ] ||
 	fail "browser: bursts '$1', missed '$2', jobs_done '${3:-}'"

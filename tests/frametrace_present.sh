@@ -30,7 +30,7 @@ GLX=$(ldconfig -p 2>/dev/null | awk '$1 == "libGLX.so.0" { print $NF; exit }')
 [ -n "$GLX" ] || skip "no libGLX.so.0 (libglx0)"
 
 G=ftpresent$$
-XPID= PPID_=
+XPID='' PPID_=''
 cleanup() {
 	[ -n "$PPID_" ] && kill -INT "$PPID_" 2>/dev/null && wait "$PPID_" 2>/dev/null
 	[ -n "$XPID" ] && kill "$XPID" 2>/dev/null && wait "$XPID" 2>/dev/null

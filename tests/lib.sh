@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # What the shell tests share. A test sources it, from the repository root
 # (where tests/run.sh runs them):  . tests/lib.sh
@@ -19,6 +20,7 @@
 #   finish NAME exit 1 after "N failure(s)" when a check failed, else exit
 #               0 after "NAME: all checks passed"
 set -u
+# shellcheck disable=SC2034 # B: for the tests that source this
 B=${BUILD:-build}
 fails=0
 BG_PID=

@@ -12,7 +12,7 @@
 # Shell tests source tests/lib.sh (their shared helpers).
 set -u
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 timeout_s=${TEST_TIMEOUT:-900}
 pass=0 fail=0 skip=0 failed="" skipped=""
 logdir=${BUILD:-build}/test-logs

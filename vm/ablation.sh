@@ -25,7 +25,7 @@
 # hogs:2; auto (one framebench work rate for all runs, measured at the
 # start); thread=single; -smp 2; 0.5 CPUs.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
 reps=5 dur=10s profile=proton bg=hogs:2 calib=auto fbargs="" tcg=${VM_TCG:-single} smp=2 maxload=0.5 shape=""

@@ -13,7 +13,7 @@
 #              [--max-host-load CPUS]
 # Defaults: 3 pairs, 10s, proton, hogs:2, thread=single, -smp 2, 0.5.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 reps=3 dur=10s profile=proton bg=hogs:2 lavdargs="" tcg=${VM_TCG:-single} smp=2 maxload=0.5
 while [ $# -gt 0 ]; do

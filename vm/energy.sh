@@ -16,7 +16,7 @@
 # Defaults: autopilot, 8s, 6 s, 10, 2x2, thread=single. Not part of
 # `make test` (about 2 minutes).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 lavdargs="" dur=8s idle=6 lightfps=10 shape=2x2 tcg=${VM_TCG:-single}
 while [ $# -gt 0 ]; do

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Helpers for the guest test plans (sourced by /init). Every structured
 # line goes to the results port as "@@GS <words>"; the host decides
@@ -59,6 +60,7 @@ wait_exit() {
 	else
 		kill -9 "$1" 2>/dev/null
 		wait "$1" 2>/dev/null
+		# shellcheck disable=SC2034 # RC: read by the plans that call it
 		RC=timeout
 	fi
 }
@@ -151,7 +153,7 @@ active_series() { grep '^\[' | sed -n 's|.* active \([0-9]*\)/.*|\1|p'; }
 # work (one calibration under emulation varies by up to 20 %).
 fb_rate() {
 	r=0
-	for t in 1 2 3; do
+	for _ in 1 2 3; do
 		framebench --duration 100ms --warmup 0 -q --no-feed --json /tmp/cal.json > /dev/null 2>&1
 		c=$(sed -n 's/.*"loops_per_us": *\([0-9.]*\).*/\1/p' /tmp/cal.json | head -n 1)
 		r=$(awk -v a="$r" -v b="${c:-0}" 'BEGIN { print (b > a) ? b : a }')

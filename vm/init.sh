@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # /init of the VM harness's initramfs: mounts the pseudo file systems,

@@ -25,7 +25,7 @@
 # Defaults: proton,unreal,esports,strategy; default,lavd (+ programs);
 # 6 rounds of 10s; hogs:2; auto; thread=single; -smp 2; 0.5 CPUs.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy scheds=default,lavd reps=6 dur=10s bg=hogs:2 rt=1
 calib=auto tcg=${VM_TCG:-single} smp=2 maxload=0.5 out="" programs=""

@@ -32,7 +32,7 @@
 # names; unreal:strategy:unreal; tune unreal over lat-cri-boost=0,128,512,
 # 1 first-stage round, 6 final rounds; 100 starts/s for 10 s; -smp 2.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 phases=load,compare,isolation,tune,cost reps=6 dur=10s bg=hogs:2
 tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunerounds=1 tunefinal=6

@@ -114,6 +114,7 @@ tree_ticks() {
 	for c in $(pgrep -P "$1" 2>/dev/null); do
 		t=$((t + $(tree_ticks "$c")))
 	done
+	# shellcheck disable=SC2046 # split into fields on purpose
 	set -- $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
 	echo $((t + ${12:-0} + ${13:-0}))
 }
@@ -122,11 +123,13 @@ tree_ticks() {
 # everything on the host except PID's process tree, and the current run.
 sample_host() {
 	ncpu=$(getconf _NPROCESSORS_ONLN)
+	# shellcheck disable=SC2046 # split into fields on purpose
 	set -- "$1" $(head -n 1 /proc/stat)
 	bpid=$1 pt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) pi=$(( $6 + $7 ))
 	pq=$(tree_ticks "$bpid")
 	while kill -0 "$bpid" 2>/dev/null; do
 		sleep 1
+		# shellcheck disable=SC2046 # split into fields on purpose
 		set -- "$bpid" $(head -n 1 /proc/stat)
 		tt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) ti=$(( $6 + $7 ))
 		q=$(tree_ticks "$bpid")

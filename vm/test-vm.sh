@@ -11,7 +11,7 @@
 #                        one NUMA node per socket (the emulated CPU's L3
 #                        is per socket), so lavd sees two compute domains
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	echo "skipped: qemu-system-x86_64 is not installed (run scripts/deps.sh)"

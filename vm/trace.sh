@@ -15,7 +15,7 @@
 # Defaults: lavd; proton; hogs:2; 12s, all of it recorded; auto;
 # thread=single; -smp 2.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 configs=lavd profile=proton bg=hogs:2 dur=12s slow="" calib=auto tcg=${VM_TCG:-single} smp=2
 out="" extra=""

@@ -25,7 +25,8 @@ put() {
 }
 # In the order the kernel does it: enable_seq counts up only after the
 # state reads "enabled" (gamesuite must not take that for a re-enable).
-enable() {
+# (ops_: enable and disable are the names of bash builtins.)
+ops_enable() {
 	seq=$((seq + 1))
 	mkdir -p "$dir/root"
 	put "$dir/root/ops" "$ops"
@@ -33,7 +34,7 @@ enable() {
 	sleep 0.2
 	put "$dir/enable_seq" "$seq"
 }
-disable() {
+ops_disable() {
 	rm -f "$dir/root/ops"
 	put "$dir/state" disabled
 }
@@ -41,14 +42,14 @@ forever() {
 	while :; do sleep 1; done
 }
 
-trap 'disable; echo "fake-sched: unregistered from user space"; exit 0' INT TERM
+trap 'ops_disable; echo "fake-sched: unregistered from user space"; exit 0' INT TERM
 case $mode in
-ok) enable; echo "fake-sched: $ops enabled"; forever ;;
+ok) ops_enable; echo "fake-sched: $ops enabled"; forever ;;
 fail) echo "fake-sched: failed to load: program rejected by the verifier" >&2
 	exit 1 ;;
-eject) enable; sleep "$secs"; disable
+eject) ops_enable; sleep "$secs"; ops_disable
 	echo "fake-sched: EXIT: runnable task stall (kind 1026)" >&2; exit 1 ;;
-reenable) enable; sleep "$secs"; disable; enable; forever ;;
+reenable) ops_enable; sleep "$secs"; ops_disable; ops_enable; forever ;;
 hang) trap 'exit 0' INT TERM; forever ;;
 *) echo "fake-sched: unknown mode '$mode'" >&2; exit 2 ;;
 esac

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of the lavd ablation (vm/ablation.sh): the same framebench
 # run under several scheduler configurations, interleaved and repeated in
@@ -39,6 +40,7 @@ bpfstats=$(gs_param bpfstats 0)
 fbargs=$(gs_param fbargs "" | tr ',' ' ')
 LOG=/tmp/sched.log
 
+# shellcheck disable=SC2046 # split into fields on purpose
 set -- $(echo "$configs" | tr ',' ' ')
 ncfg=$#
 gs_out "PHASE ablation configs=$configs reps=$reps fbdur=$fbdur profile=$profile bg=$bg fbargs=$fbargs"

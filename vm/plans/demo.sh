@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of `make vm-demo`: the same framebench run under the kernel's
 # default scheduler (A) and under lavd (B), interleaved A B A B ... in one

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of vm/energy.sh (core compaction measured): one lavd instance under
 # the autopilot (or gs.lavdargs), a statistics line every 0.5 s, through

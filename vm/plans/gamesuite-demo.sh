@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan: the scheduler comparison of `make vm-demo` done by gamesuite
 # (added by the gamesuite work as a plan the VM harness can pack; vm/ itself

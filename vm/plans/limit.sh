@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of `make vm-limit` (vm/limit.sh): how close each scheduler
 # keeps a game to its own figure when background load arrives, and what it

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of vm/profiles.sh: lavd's game profiles in one boot
 # (docs/lavd.md, "Game profiles"). The shipped and candidate profiles
@@ -56,6 +57,7 @@ costsecs=$(gs_param costsecs 10)
 PD=/tmp/profiles
 CD=$PD/candidates
 
+# shellcheck disable=SC2154 # phases: set by vm/guest-lib.sh, sourced first
 gs_out "PHASE profiles phases=$phases reps=$reps fbdur=$fbdur bg=$bg cands=$cands targets=$targets"
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
 mkdir -p "$PD"

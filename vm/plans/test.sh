@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of `make vm-test`: lavd in a real sched_ext kernel, one boot,
 # phases in order (each prints one RESULT line; vm/run.sh checks them):
@@ -74,11 +75,13 @@ else
 		FB=$!
 		# the pipeline threads exist once calibration is over and the
 		# warm-up runs: wait until there are several
+		# shellcheck disable=SC2046 # split into fields on purpose
 		fb_threads() { set -- $(ext_threads "$FB"); [ "$2" -ge 6 ]; }
 		wait_until 45 fb_threads
 		# a thread caught between fork and its switch to sched_ext
 		# reads 0 for a moment: look up to three times
-		for try in 1 2 3; do
+		for _ in 1 2 3; do
+			# shellcheck disable=SC2046 # split into fields on purpose
 			set -- $(ext_threads "$FB")
 			on=$1 all=$2
 			[ "$on" -eq "$all" ] && break

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of `make vm-test-topo` (domains and energy, also run by `make test`): lavd on a
 # shaped machine, 4 vCPUs as 2 sockets x 2 cores with one NUMA node and
@@ -154,7 +155,7 @@ TOPO
 		hog; H=$!
 		sleep 2		# demand builds up in ~0.5 s
 		onbig=0 n=0
-		for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
 			cpu=$(cut -d' ' -f39 "/proc/$H/stat")
 			[ "$cpu" -le 1 ] && onbig=$((onbig + 1))
 			n=$((n + 1))

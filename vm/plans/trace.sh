@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of vm/trace.sh: frames recorded inside the VM, to see which
 # links of the frame chain wait runnable and behind whom. For each
@@ -42,6 +43,7 @@ for cfg in $(echo "$configs" | tr ',' ' '); do
 	if [ "$prog" != default ]; then
 		wait_until 30 scx_is disabled
 		# shellcheck disable=SC2086
+		# shellcheck disable=SC2046 # split into fields on purpose
 		"$prog" --stats 1 $(echo "$cfg" | cut -s -d: -f2- | tr ':' ' ') > "$LOG" 2>&1 &
 		SPID=$!
 		if ! wait_until 90 scx_is enabled; then
