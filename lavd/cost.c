@@ -12,7 +12,7 @@
 void lavd_print_load_cost(struct lavd *skel, double secs)
 {
 	struct bpf_program *prog;
-	char line[1024];
+	char line[4096];	/* ~70 programs of 30 characters */
 	size_t off = 0;
 	unsigned long long total = 0;
 

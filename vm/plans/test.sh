@@ -11,6 +11,10 @@
 #             queued tasks must be handed back) completes under lavd with
 #             no stall: exit 0, frames counted, lavd still the scheduler
 #   unload    SIGINT: state disabled, loader exit 0, exit reason printed
+#   verifier  each of lavd's BPF programs' verified instructions (the
+#             kernel's verified_insns) printed, each under the budget
+#             (gs.insnbudget, 250000: a quarter of the verifier's 1 M
+#             limit, which lavd crossed once)
 #   sigterm   the same for SIGTERM (what `systemctl stop lavd` sends)
 #   watchdog  the debug knob stalls dispatch: the watchdog (timeout_ms
 #             5000) ejects lavd, the loader says why and exits non-zero,
@@ -124,6 +128,40 @@ show_log "$LOG" 12
 cost=$(grep 'BPF cost per call' "$LOG" | sed 's/.*): //')
 [ -n "$cost" ] && gs_out "DATA bpf_cost $cost"
 grep -q '^\[' "$LOG" && gs_out "DATA stats $(grep '^\[' "$LOG" | tail -n 1)"
+fi
+
+# ---- verifier: each program's verified instructions, under budget -----
+# lavd -v prints them (lavd/cost.c reads verified_insns through libbpf's
+# bpf_prog_get_info_by_fd): the guest has no bpftool.
+if want_phase verifier; then
+budget=$(gs_param insnbudget 250000)
+start_lavd -v
+if wait_until 90 lavd_attached; then
+	stop_lavd 30
+	line=$(sed -n 's/^lavd: loaded in [0-9.]* s; verified instructions //p' "$LOG" | head -n 1)
+	total=${line%%:*} n=0 max=0 maxname="" over=""
+	# shellcheck disable=SC2086 # the pairs "PROGRAM COUNT", split on purpose
+	set -- ${line#*:}
+	while [ $# -ge 2 ]; do
+		gs_out "DATA verified_insns lavd $1 $2"
+		n=$((n + 1))
+		[ "$2" -le "$max" ] || { max=$2 maxname=$1; }
+		[ "$2" -le "$budget" ] || over="$over $1=$2"
+		shift 2
+	done
+	if [ $n -eq 0 ]; then
+		gs_result verifier FAIL "lavd -v printed no verified instructions"
+		show_log "$LOG" 20
+	elif [ -n "$over" ]; then
+		gs_result verifier FAIL "over the budget of $budget per program:$over"
+	else
+		gs_result verifier PASS "$n programs, $total verified instructions in all, the largest $maxname $max (budget $budget per program, the verifier's limit 1000000)"
+	fi
+else
+	gs_result verifier FAIL "lavd -v did not attach in 90 s: state=$(scx_state)"
+	show_log "$LOG" 20
+	stop_lavd 20
+fi
 fi
 
 # ---- SIGTERM (systemctl stop) unloads as SIGINT does -------------------
