@@ -81,10 +81,29 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* After the options: the profile with the options' overrides, and what
+ * only the whole command line can refuse or warn about. */
+static void cli_finish(struct fb_config *cfg)
+{
+	char err[1024];
+
+	if (fb_profile_resolve(cfg->profile_arg, &cfg->prof, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "%s", err);
+	if (cfg->fps_set)
+		cfg->prof.fps = cfg->fps;
+	if (cfg->workers_set)
+		cfg->prof.workers = cfg->workers;
+	if (cfg->bg_nice < 0 && geteuid() != 0)
+		gs_die(EXIT_USAGE, "option --bg-nice: a negative nice value "
+		       "needs root");
+	if (cfg->disturb && cfg->disturb_period_ns > cfg->duration_ns)
+		gs_warn("--disturb: the period is longer than --duration; "
+			"there may be no disturbance");
+}
+
 void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 {
 	unsigned ncpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	const char *disturb_arg = NULL;
 	char err[1024];
 	int c;
 
@@ -157,7 +176,6 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 			cfg->no_feed = true;
 			break;
 		case OPT_DISTURB:
-			disturb_arg = optarg;
 			if (fb_disturb_parse(optarg, ncpus, &cfg->disturb_period_ns,
 					     &cfg->disturb_len_ns,
 					     &cfg->disturb_threads, err,
@@ -189,19 +207,6 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 	}
 	if (optind < argc)
 		gs_die_extra_argument(argv[optind]);
-	(void)disturb_arg;
-	if (cfg->list_profiles)
-		return;
-	if (fb_profile_resolve(cfg->profile_arg, &cfg->prof, err, sizeof(err)))
-		gs_die(EXIT_USAGE, "%s", err);
-	if (cfg->fps_set)
-		cfg->prof.fps = cfg->fps;
-	if (cfg->workers_set)
-		cfg->prof.workers = cfg->workers;
-	if (cfg->bg_nice < 0 && geteuid() != 0)
-		gs_die(EXIT_USAGE, "option --bg-nice: a negative nice value "
-		       "needs root");
-	if (cfg->disturb && cfg->disturb_period_ns > cfg->duration_ns)
-		gs_warn("--disturb: the period is longer than --duration; "
-			"there may be no disturbance");
+	if (!cfg->list_profiles)
+		cli_finish(cfg);
 }

@@ -509,6 +509,74 @@ static int parse_step(struct pctx *c, char **tok, int ntok)
 	return 0;
 }
 
+/* "service NAME process= work= thread=": a helper thread woken per frame */
+static int service_line(struct pctx *c, char **tok, int ntok)
+{
+	struct fb_profile *p = c->p;
+	struct fb_service *sv;
+	bool have_work = false;
+
+	if (new_name(c, ntok > 1 ? tok[1] : NULL, "service"))
+		return -1;
+	if (p->nservices >= FB_MAX_SERVICES)
+		return fail(c, "at most 4 services", tok[1]);
+	sv = &p->service[p->nservices];
+	memset(sv, 0, sizeof(*sv));
+	gs_strlcpy(sv->name, tok[1], sizeof(sv->name));
+	for (int i = 2; i < ntok; i++) {
+		char *key = tok[i], *v = opt_value(tok[i]);
+
+		if (v && *v && !strcmp(key, "process")) {
+			if (lookup_process(c, v, &sv->process))
+				return -1;
+		} else if (v && *v && !strcmp(key, "work")) {
+			if (parse_dist(v, &sv->work))
+				return fail(c, dist_what, v);
+			have_work = true;
+		} else if (v && *v && !strcmp(key, "thread")) {
+			if (comm_value(c, v, sv->thread))
+				return -1;
+		} else {
+			return fail(c, "process=, work= or thread=", key);
+		}
+	}
+	if (!have_work)
+		return fail(c, "work=DISTRIBUTION", NULL);
+	p->nservices++;
+	return 0;
+}
+
+/* "stage NAME process= thread=": the steps that follow belong to it */
+static int stage_line(struct pctx *c, char **tok, int ntok)
+{
+	struct fb_profile *p = c->p;
+	struct fb_stage *st;
+
+	if (new_name(c, ntok > 1 ? tok[1] : NULL, "stage"))
+		return -1;
+	if (p->nstages >= FB_MAX_STAGES)
+		return fail(c, "at most 8 stages", tok[1]);
+	st = &p->stage[p->nstages];
+	memset(st, 0, sizeof(*st));
+	gs_strlcpy(st->name, tok[1], sizeof(st->name));
+	st->line = c->line;
+	for (int i = 2; i < ntok; i++) {
+		char *key = tok[i], *v = opt_value(tok[i]);
+
+		if (v && *v && !strcmp(key, "thread")) {
+			if (comm_value(c, v, st->thread))
+				return -1;
+			continue;
+		}
+		if (!v || !*v || strcmp(key, "process"))
+			return fail(c, "process=NAME or thread=NAME", key);
+		if (lookup_process(c, v, &st->process))
+			return -1;
+	}
+	c->stage = (int)p->nstages++;
+	return 0;
+}
+
 static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 {
 	struct fb_profile *p = c->p;
@@ -575,36 +643,7 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 			return fail(c, "end of line", tok[2]);
 		gs_strlcpy(p->lock[p->nlocks++], tok[1], FB_NAME_MAX);
 	} else if (!strcmp(kw, "service")) {
-		struct fb_service *sv;
-		bool have_work = false;
-
-		if (new_name(c, ntok > 1 ? tok[1] : NULL, "service"))
-			return -1;
-		if (p->nservices >= FB_MAX_SERVICES)
-			return fail(c, "at most 4 services", tok[1]);
-		sv = &p->service[p->nservices];
-		memset(sv, 0, sizeof(*sv));
-		gs_strlcpy(sv->name, tok[1], sizeof(sv->name));
-		for (int i = 2; i < ntok; i++) {
-			char *key = tok[i], *v = opt_value(tok[i]);
-
-			if (v && *v && !strcmp(key, "process")) {
-				if (lookup_process(c, v, &sv->process))
-					return -1;
-			} else if (v && *v && !strcmp(key, "work")) {
-				if (parse_dist(v, &sv->work))
-					return fail(c, dist_what, v);
-				have_work = true;
-			} else if (v && *v && !strcmp(key, "thread")) {
-				if (comm_value(c, v, sv->thread))
-					return -1;
-			} else {
-				return fail(c, "process=, work= or thread=", key);
-			}
-		}
-		if (!have_work)
-			return fail(c, "work=DISTRIBUTION", NULL);
-		p->nservices++;
+		return service_line(c, tok, ntok);
 	} else if (!strcmp(kw, "input") || !strcmp(kw, "audio") ||
 		   !strcmp(kw, "net")) {
 		int which = kw[0] == 'i' ? FB_PER_INPUT
@@ -613,30 +652,7 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 
 		return parse_periodic(c, which, tok, ntok);
 	} else if (!strcmp(kw, "stage")) {
-		struct fb_stage *st;
-
-		if (new_name(c, ntok > 1 ? tok[1] : NULL, "stage"))
-			return -1;
-		if (p->nstages >= FB_MAX_STAGES)
-			return fail(c, "at most 8 stages", tok[1]);
-		st = &p->stage[p->nstages];
-		memset(st, 0, sizeof(*st));
-		gs_strlcpy(st->name, tok[1], sizeof(st->name));
-		st->line = c->line;
-		for (int i = 2; i < ntok; i++) {
-			char *key = tok[i], *v = opt_value(tok[i]);
-
-			if (v && *v && !strcmp(key, "thread")) {
-				if (comm_value(c, v, st->thread))
-					return -1;
-				continue;
-			}
-			if (!v || !*v || strcmp(key, "process"))
-				return fail(c, "process=NAME or thread=NAME", key);
-			if (lookup_process(c, v, &st->process))
-				return -1;
-		}
-		c->stage = (int)p->nstages++;
+		return stage_line(c, tok, ntok);
 	} else if (!strcmp(kw, "work") || !strcmp(kw, "call") ||
 		   !strcmp(kw, "fanout") || !strcmp(kw, "lock")) {
 		return parse_step(c, tok, ntok);

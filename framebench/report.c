@@ -209,12 +209,11 @@ void fb_report_line(FILE *f, const struct fb_config *cfg,
 		r->interrupted ? " (interrupted)" : "");
 }
 
-void fb_report_print(FILE *f, const struct fb_config *cfg,
-		     const struct fb_results *r)
+/* the run: version, configuration, system and calibration */
+static void print_header(FILE *f, const struct fb_config *cfg,
+			 const struct fb_results *r)
 {
 	const struct fb_profile *p = &cfg->prof;
-	const struct gs_fps_summary *s = &r->s;
-	double target_ms = p->fps ? 1000.0 / p->fps : 0;
 
 	fprintf(f, "framebench %s: ", FB_VERSION);
 	config_line(f, cfg);
@@ -236,6 +235,16 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 	if (r->interrupted)
 		fprintf(f, "INTERRUPTED: figures cover the first %.1f s only\n",
 			r->measured_s);
+}
+
+void fb_report_print(FILE *f, const struct fb_config *cfg,
+		     const struct fb_results *r)
+{
+	const struct fb_profile *p = &cfg->prof;
+	const struct gs_fps_summary *s = &r->s;
+	double target_ms = p->fps ? 1000.0 / p->fps : 0;
+
+	print_header(f, cfg, r);
 	fprintf(f, "\n");
 	fprintf(f, "frames            %" PRIu64, r->frames);
 	if (r->frames < 1000)
@@ -367,92 +376,104 @@ static void num_or_null(struct gs_jw *w, const char *key, bool ok, double v)
 		gs_jw_null(w, key);
 }
 
-void fb_report_json(FILE *f, const struct fb_config *cfg,
-		    const struct fb_results *r)
+/* the headline figures other tools read (fixed keys) */
+static void json_headline(struct gs_jw *w, const struct fb_results *r)
 {
-	const struct fb_profile *p = &cfg->prof;
 	const struct gs_fps_summary *s = &r->s;
 	bool ok = r->have_frames;
-	struct gs_jw w;
 
-	gs_jw_init(&w, f, true);
-	gs_jw_obj(&w, NULL);
-	/* the headline figures other tools read (fixed keys) */
-	gs_jw_uint(&w, "frames", r->frames);
-	num_or_null(&w, "avg_fps", ok, s->avg_fps);
-	num_or_null(&w, "low1_percentile_fps", ok, s->low1_percentile_fps);
-	num_or_null(&w, "low1_average_fps", ok, s->low1_average_fps);
-	num_or_null(&w, "low01_percentile_fps", ok, s->low01_percentile_fps);
-	num_or_null(&w, "low01_average_fps", ok, s->low01_average_fps);
-	num_or_null(&w, "min_fps", ok, s->min_fps);
-	gs_jw_obj(&w, "frametime_ms");
-	num_or_null(&w, "p50", ok, s->ft_p50);
-	num_or_null(&w, "p90", ok, s->ft_p90);
-	num_or_null(&w, "p99", ok, s->ft_p99);
-	num_or_null(&w, "p999", ok, s->ft_p999);
-	num_or_null(&w, "max", ok, s->ft_max);
-	num_or_null(&w, "mean", ok, s->ft_mean);
-	num_or_null(&w, "stddev", ok, s->ft_stddev);
-	gs_jw_obj_end(&w);
-	num_or_null(&w, "low1_integral_fps", ok, s->low1_integral_fps);
-	num_or_null(&w, "low01_integral_fps", ok, s->low01_integral_fps);
-	num_or_null(&w, "max_fps", ok, s->max_fps);
-	gs_jw_bool(&w, "low1_unreliable", r->frames < 100);
-	gs_jw_bool(&w, "low01_unreliable", r->frames < 1000);
+	gs_jw_uint(w, "frames", r->frames);
+	num_or_null(w, "avg_fps", ok, s->avg_fps);
+	num_or_null(w, "low1_percentile_fps", ok, s->low1_percentile_fps);
+	num_or_null(w, "low1_average_fps", ok, s->low1_average_fps);
+	num_or_null(w, "low01_percentile_fps", ok, s->low01_percentile_fps);
+	num_or_null(w, "low01_average_fps", ok, s->low01_average_fps);
+	num_or_null(w, "min_fps", ok, s->min_fps);
+	gs_jw_obj(w, "frametime_ms");
+	num_or_null(w, "p50", ok, s->ft_p50);
+	num_or_null(w, "p90", ok, s->ft_p90);
+	num_or_null(w, "p99", ok, s->ft_p99);
+	num_or_null(w, "p999", ok, s->ft_p999);
+	num_or_null(w, "max", ok, s->ft_max);
+	num_or_null(w, "mean", ok, s->ft_mean);
+	num_or_null(w, "stddev", ok, s->ft_stddev);
+	gs_jw_obj_end(w);
+	num_or_null(w, "low1_integral_fps", ok, s->low1_integral_fps);
+	num_or_null(w, "low01_integral_fps", ok, s->low01_integral_fps);
+	num_or_null(w, "max_fps", ok, s->max_fps);
+	gs_jw_bool(w, "low1_unreliable", r->frames < 100);
+	gs_jw_bool(w, "low01_unreliable", r->frames < 1000);
+}
 
-	gs_jw_str(&w, "tool", "framebench");
-	gs_jw_str(&w, "version", FB_VERSION);
-	gs_jw_bool(&w, "interrupted", r->interrupted);
-	gs_jw_num(&w, "measured_s", r->measured_s);
-	gs_jw_uint(&w, "target_fps", p->fps);
-	gs_jw_uint(&w, "frames_stored", r->frames_stored);
-	gs_jw_uint(&w, "warmup_frames", r->warmup_frames);
-	gs_jw_uint(&w, "records_dropped", r->records_dropped);
-	gs_jw_obj(&w, "stutter");
+/* the run: its length, stutter and input latency */
+static void json_run(struct gs_jw *w, const struct fb_profile *p,
+		     const struct fb_results *r)
+{
+	const struct gs_fps_summary *s = &r->s;
+
+	gs_jw_str(w, "tool", "framebench");
+	gs_jw_str(w, "version", FB_VERSION);
+	gs_jw_bool(w, "interrupted", r->interrupted);
+	gs_jw_num(w, "measured_s", r->measured_s);
+	gs_jw_uint(w, "target_fps", p->fps);
+	gs_jw_uint(w, "frames_stored", r->frames_stored);
+	gs_jw_uint(w, "warmup_frames", r->warmup_frames);
+	gs_jw_uint(w, "records_dropped", r->records_dropped);
+	gs_jw_obj(w, "stutter");
 	if (p->fps) {
-		gs_jw_num(&w, "over_1_5x_ms", 1500.0 / p->fps);
-		gs_jw_uint(&w, "over_1_5x", s->stutter_1_5x);
-		gs_jw_num(&w, "over_2x_ms", 2000.0 / p->fps);
-		gs_jw_uint(&w, "over_2x", s->stutter_2x);
+		gs_jw_num(w, "over_1_5x_ms", 1500.0 / p->fps);
+		gs_jw_uint(w, "over_1_5x", s->stutter_1_5x);
+		gs_jw_num(w, "over_2x_ms", 2000.0 / p->fps);
+		gs_jw_uint(w, "over_2x", s->stutter_2x);
 	} else {
-		gs_jw_null(&w, "over_1_5x");
-		gs_jw_null(&w, "over_2x");
+		gs_jw_null(w, "over_1_5x");
+		gs_jw_null(w, "over_2x");
 	}
-	gs_jw_obj_end(&w);
-	if (p->fps)
-		gs_jw_uint(&w, "missed_vsyncs", r->missed_vsyncs);
-	else
-		gs_jw_null(&w, "missed_vsyncs");
-	gs_jw_obj(&w, "input_latency_ms");
-	gs_jw_uint(&w, "count", r->input_n);
-	num_or_null(&w, "p50", r->input_n, r->input_p50);
-	num_or_null(&w, "p99", r->input_n, r->input_p99);
-	num_or_null(&w, "p999", r->input_n, r->input_p999);
-	num_or_null(&w, "max", r->input_n, r->input_max);
-	num_or_null(&w, "mean", r->input_n, r->input_mean);
-	gs_jw_obj_end(&w);
+	gs_jw_obj_end(w);
+}
 
-	gs_jw_obj(&w, "audio");
+/* missed vsyncs, input latency and what the periodic tasks did */
+static void json_tasks(struct gs_jw *w, const struct fb_profile *p,
+		       const struct fb_results *r)
+{
+	if (p->fps)
+		gs_jw_uint(w, "missed_vsyncs", r->missed_vsyncs);
+	else
+		gs_jw_null(w, "missed_vsyncs");
+	gs_jw_obj(w, "input_latency_ms");
+	gs_jw_uint(w, "count", r->input_n);
+	num_or_null(w, "p50", r->input_n, r->input_p50);
+	num_or_null(w, "p99", r->input_n, r->input_p99);
+	num_or_null(w, "p999", r->input_n, r->input_p999);
+	num_or_null(w, "max", r->input_n, r->input_max);
+	num_or_null(w, "mean", r->input_n, r->input_mean);
+	gs_jw_obj_end(w);
+
+	gs_jw_obj(w, "audio");
 	if (p->periodic[FB_PER_AUDIO].enabled) {
-		gs_jw_num(&w, "period_ms", p->periodic[FB_PER_AUDIO].period_ns / 1e6);
-		gs_jw_num(&w, "deadline_ms",
+		gs_jw_num(w, "period_ms", p->periodic[FB_PER_AUDIO].period_ns / 1e6);
+		gs_jw_num(w, "deadline_ms",
 			  p->periodic[FB_PER_AUDIO].deadline_ns / 1e6);
 	}
-	gs_jw_uint(&w, "periods", r->audio_periods);
-	gs_jw_uint(&w, "deadline_misses", r->audio_misses);
-	gs_jw_uint(&w, "skipped_periods", r->audio_skipped);
-	gs_jw_obj_end(&w);
-	gs_jw_uint(&w, "input_polls", r->input_polls);
-	gs_jw_uint(&w, "net_ticks", r->net_ticks);
-	gs_jw_uint(&w, "jobs", r->jobs);
-	gs_jw_uint(&w, "service_requests", r->requests);
+	gs_jw_uint(w, "periods", r->audio_periods);
+	gs_jw_uint(w, "deadline_misses", r->audio_misses);
+	gs_jw_uint(w, "skipped_periods", r->audio_skipped);
+	gs_jw_obj_end(w);
+	gs_jw_uint(w, "input_polls", r->input_polls);
+	gs_jw_uint(w, "net_ticks", r->net_ticks);
+	gs_jw_uint(w, "jobs", r->jobs);
+	gs_jw_uint(w, "service_requests", r->requests);
+}
 
-	gs_jw_obj(&w, "wake_latency_us");
+/* how long the classes waited to run, and for locks */
+static void json_waits(struct gs_jw *w, const struct fb_results *r)
+{
+	gs_jw_obj(w, "wake_latency_us");
 	for (unsigned k = 0; k < r->nclasses; k++)
-		hist_obj(&w, r->cls[k].name, &r->cls[k].h, 1e3);
-	gs_jw_obj_end(&w);
+		hist_obj(w, r->cls[k].name, &r->cls[k].h, 1e3);
+	gs_jw_obj_end(w);
 
-	gs_jw_obj(&w, "lock_wait");
+	gs_jw_obj(w, "lock_wait");
 	{
 		uint64_t acq = 0, cont = 0, wait = 0, max = 0;
 
@@ -463,125 +484,155 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 			if (r->lock[m].max_ns > max)
 				max = r->lock[m].max_ns;
 		}
-		gs_jw_uint(&w, "acquisitions", acq);
-		gs_jw_uint(&w, "contended", cont);
-		gs_jw_num(&w, "total_ms", (double)wait / 1e6);
-		gs_jw_num(&w, "max_us", (double)max / 1e3);
-		hist_obj(&w, "contended_us", &r->lockwait, 1e3);
-		gs_jw_obj(&w, "locks");
+		gs_jw_uint(w, "acquisitions", acq);
+		gs_jw_uint(w, "contended", cont);
+		gs_jw_num(w, "total_ms", (double)wait / 1e6);
+		gs_jw_num(w, "max_us", (double)max / 1e3);
+		hist_obj(w, "contended_us", &r->lockwait, 1e3);
+		gs_jw_obj(w, "locks");
 		for (unsigned m = 0; m < r->nlocks; m++) {
-			gs_jw_obj(&w, r->lock[m].name);
-			gs_jw_uint(&w, "acquisitions", r->lock[m].acq);
-			gs_jw_uint(&w, "contended", r->lock[m].cont);
-			gs_jw_num(&w, "total_ms", (double)r->lock[m].wait_ns / 1e6);
-			gs_jw_num(&w, "max_us", (double)r->lock[m].max_ns / 1e3);
-			gs_jw_obj_end(&w);
+			gs_jw_obj(w, r->lock[m].name);
+			gs_jw_uint(w, "acquisitions", r->lock[m].acq);
+			gs_jw_uint(w, "contended", r->lock[m].cont);
+			gs_jw_num(w, "total_ms", (double)r->lock[m].wait_ns / 1e6);
+			gs_jw_num(w, "max_us", (double)r->lock[m].max_ns / 1e3);
+			gs_jw_obj_end(w);
 		}
-		gs_jw_obj_end(&w);
+		gs_jw_obj_end(w);
 	}
-	gs_jw_obj_end(&w);
+	gs_jw_obj_end(w);
+}
 
-	gs_jw_obj(&w, "chain");
-	gs_jw_uint(&w, "wakeups_per_frame", r->chain.wakeups);
-	gs_jw_uint(&w, "cross_process", r->chain.cross_process);
-	gs_jw_num(&w, "expected_per_frame", r->chain.expected);
-	gs_jw_num(&w, "ops_per_frame", r->chain_ops_mean);
-	gs_jw_num(&w, "woken_per_frame", r->chain_woken_mean);
-	gs_jw_obj_end(&w);
+/* the wake chain and the disturbances */
+static void json_chain(struct gs_jw *w, const struct fb_results *r)
+{
+	gs_jw_obj(w, "chain");
+	gs_jw_uint(w, "wakeups_per_frame", r->chain.wakeups);
+	gs_jw_uint(w, "cross_process", r->chain.cross_process);
+	gs_jw_num(w, "expected_per_frame", r->chain.expected);
+	gs_jw_num(w, "ops_per_frame", r->chain_ops_mean);
+	gs_jw_num(w, "woken_per_frame", r->chain_woken_mean);
+	gs_jw_obj_end(w);
 
-	gs_jw_arr(&w, "disturbances");
+	gs_jw_arr(w, "disturbances");
 	if (r->disturb)
 		for (unsigned i = 0; i < r->disturb->n; i++) {
-			gs_jw_obj(&w, NULL);
-			gs_jw_uint(&w, "n", i + 1);
-			gs_jw_uint(&w, "start_ns", r->disturb->rec[i].start_ns);
-			gs_jw_uint(&w, "end_ns", r->disturb->rec[i].end_ns);
-			gs_jw_uint(&w, "threads", r->disturb->nhogs);
-			gs_jw_str(&w, "policy",
+			gs_jw_obj(w, NULL);
+			gs_jw_uint(w, "n", i + 1);
+			gs_jw_uint(w, "start_ns", r->disturb->rec[i].start_ns);
+			gs_jw_uint(w, "end_ns", r->disturb->rec[i].end_ns);
+			gs_jw_uint(w, "threads", r->disturb->nhogs);
+			gs_jw_str(w, "policy",
 				  r->disturb->fifo ? "SCHED_FIFO" : "SCHED_OTHER");
-			gs_jw_obj_end(&w);
+			gs_jw_obj_end(w);
 		}
-	gs_jw_arr_end(&w);
-	gs_jw_uint(&w, "disturbed_frames", r->disturbed_frames);
+	gs_jw_arr_end(w);
+	gs_jw_uint(w, "disturbed_frames", r->disturbed_frames);
+}
 
+static void json_usage(struct gs_jw *w, const struct fb_results *r)
+{
 	/* what the game and the background used and did in the window */
-	num_or_null(&w, "accounting_window_s", r->usage_s > 0, r->usage_s);
-	num_or_null(&w, "game_cpu_s", r->game_cpu_ok, r->game_cpu_s);
-	gs_jw_arr(&w, "background");
+	num_or_null(w, "accounting_window_s", r->usage_s > 0, r->usage_s);
+	num_or_null(w, "game_cpu_s", r->game_cpu_ok, r->game_cpu_s);
+	gs_jw_arr(w, "background");
 	for (unsigned i = 0; i < r->nbg; i++) {
 		const struct fb_bg_result *b = &r->bg[i];
 
-		gs_jw_obj(&w, NULL);
-		gs_jw_str(&w, "pattern", b->pattern);
-		gs_jw_uint(&w, "threads", b->threads);
-		num_or_null(&w, "cpu_s", b->measured && b->cpu_ok, b->cpu_s);
-		num_or_null(&w, "work_per_s", b->measured, b->work_per_s);
+		gs_jw_obj(w, NULL);
+		gs_jw_str(w, "pattern", b->pattern);
+		gs_jw_uint(w, "threads", b->threads);
+		num_or_null(w, "cpu_s", b->measured && b->cpu_ok, b->cpu_s);
+		num_or_null(w, "work_per_s", b->measured, b->work_per_s);
 		if (b->measured && b->has_jobs)
-			gs_jw_uint(&w, "jobs_done", b->jobs_done);
+			gs_jw_uint(w, "jobs_done", b->jobs_done);
 		else
-			gs_jw_null(&w, "jobs_done");
+			gs_jw_null(w, "jobs_done");
 		if (b->measured && b->has_bursts) {
-			gs_jw_uint(&w, "bursts", b->bursts);
-			gs_jw_uint(&w, "missed", b->missed);
+			gs_jw_uint(w, "bursts", b->bursts);
+			gs_jw_uint(w, "missed", b->missed);
 		} else {
-			gs_jw_null(&w, "bursts");
-			gs_jw_null(&w, "missed");
+			gs_jw_null(w, "bursts");
+			gs_jw_null(w, "missed");
 		}
-		gs_jw_obj_end(&w);
+		gs_jw_obj_end(w);
 	}
-	gs_jw_arr_end(&w);
+	gs_jw_arr_end(w);
+}
 
-	gs_jw_obj(&w, "calibration");
-	gs_jw_num(&w, "loops_per_us", r->calib.loops_per_us);
-	gs_jw_num(&w, "median_loops_per_us", r->calib.median_loops_per_us);
-	gs_jw_uint(&w, "trials", r->calib.trials);
-	gs_jw_uint(&w, "trial_loops", r->calib.trial_loops);
-	gs_jw_num(&w, "took_ms", r->calib.took_ns / 1e6);
-	gs_jw_bool(&w, "given", r->calib.given);
-	gs_jw_obj_end(&w);
+/* the calibration and the configuration the run had */
+static void json_config(struct gs_jw *w, const struct fb_config *cfg,
+			const struct fb_results *r)
+{
+	const struct fb_profile *p = &cfg->prof;
 
-	gs_jw_obj(&w, "config");
-	gs_jw_str(&w, "profile", p->name);
-	gs_jw_str(&w, "profile_source", p->source);
-	gs_jw_str(&w, "description", p->description);
-	gs_jw_uint(&w, "seed", cfg->seed);
-	gs_jw_uint(&w, "fps", p->fps);
-	gs_jw_uint(&w, "frames_in_flight", p->frames_in_flight);
-	gs_jw_uint(&w, "workers", p->workers);
-	gs_jw_uint(&w, "stages", p->nstages);
-	gs_jw_uint(&w, "threads", r->nthreads);
-	gs_jw_arr(&w, "processes");
+	gs_jw_obj(w, "calibration");
+	gs_jw_num(w, "loops_per_us", r->calib.loops_per_us);
+	gs_jw_num(w, "median_loops_per_us", r->calib.median_loops_per_us);
+	gs_jw_uint(w, "trials", r->calib.trials);
+	gs_jw_uint(w, "trial_loops", r->calib.trial_loops);
+	gs_jw_num(w, "took_ms", r->calib.took_ns / 1e6);
+	gs_jw_bool(w, "given", r->calib.given);
+	gs_jw_obj_end(w);
+
+	gs_jw_obj(w, "config");
+	gs_jw_str(w, "profile", p->name);
+	gs_jw_str(w, "profile_source", p->source);
+	gs_jw_str(w, "description", p->description);
+	gs_jw_uint(w, "seed", cfg->seed);
+	gs_jw_uint(w, "fps", p->fps);
+	gs_jw_uint(w, "frames_in_flight", p->frames_in_flight);
+	gs_jw_uint(w, "workers", p->workers);
+	gs_jw_uint(w, "stages", p->nstages);
+	gs_jw_uint(w, "threads", r->nthreads);
+	gs_jw_arr(w, "processes");
 	for (unsigned i = 0; i <= p->nprocs; i++)
-		gs_jw_str(&w, NULL, p->proc[i]);
-	gs_jw_arr_end(&w);
-	gs_jw_num(&w, "duration_s", cfg->duration_ns / 1e9);
-	gs_jw_num(&w, "warmup_s", cfg->warmup_ns / 1e9);
-	gs_jw_arr(&w, "bg");
+		gs_jw_str(w, NULL, p->proc[i]);
+	gs_jw_arr_end(w);
+	gs_jw_num(w, "duration_s", cfg->duration_ns / 1e9);
+	gs_jw_num(w, "warmup_s", cfg->warmup_ns / 1e9);
+	gs_jw_arr(w, "bg");
 	for (unsigned i = 0; i < cfg->nbg; i++) {
-		gs_jw_obj(&w, NULL);
-		gs_jw_str(&w, "pattern", fb_bg_name(cfg->bg[i].kind));
-		gs_jw_uint(&w, "n", cfg->bg[i].n);
-		gs_jw_obj_end(&w);
+		gs_jw_obj(w, NULL);
+		gs_jw_str(w, "pattern", fb_bg_name(cfg->bg[i].kind));
+		gs_jw_uint(w, "n", cfg->bg[i].n);
+		gs_jw_obj_end(w);
 	}
-	gs_jw_arr_end(&w);
-	gs_jw_int(&w, "bg_nice", cfg->bg_nice);
-	gs_jw_bool(&w, "rt", cfg->rt);
-	gs_jw_bool(&w, "trace_markers", r->markers_on);
+	gs_jw_arr_end(w);
+	gs_jw_int(w, "bg_nice", cfg->bg_nice);
+	gs_jw_bool(w, "rt", cfg->rt);
+	gs_jw_bool(w, "trace_markers", r->markers_on);
 	if (r->feed_on)
-		gs_jw_str(&w, "feed", r->feed_path);
+		gs_jw_str(w, "feed", r->feed_path);
 	else
-		gs_jw_null(&w, "feed");
+		gs_jw_null(w, "feed");
 	if (cfg->disturb) {
-		gs_jw_obj(&w, "disturb");
-		gs_jw_num(&w, "period_s", cfg->disturb_period_ns / 1e9);
-		gs_jw_num(&w, "len_ms", cfg->disturb_len_ns / 1e6);
-		gs_jw_uint(&w, "threads", cfg->disturb_threads);
-		gs_jw_obj_end(&w);
+		gs_jw_obj(w, "disturb");
+		gs_jw_num(w, "period_s", cfg->disturb_period_ns / 1e9);
+		gs_jw_num(w, "len_ms", cfg->disturb_len_ns / 1e6);
+		gs_jw_uint(w, "threads", cfg->disturb_threads);
+		gs_jw_obj_end(w);
 	} else {
-		gs_jw_null(&w, "disturb");
+		gs_jw_null(w, "disturb");
 	}
-	gs_jw_obj_end(&w);
+	gs_jw_obj_end(w);
+}
 
+void fb_report_json(FILE *f, const struct fb_config *cfg,
+		    const struct fb_results *r)
+{
+	const struct fb_profile *p = &cfg->prof;
+	struct gs_jw w;
+
+	gs_jw_init(&w, f, true);
+	gs_jw_obj(&w, NULL);
+	json_headline(&w, r);
+	json_run(&w, p, r);
+	json_tasks(&w, p, r);
+	json_waits(&w, r);
+	json_chain(&w, r);
+	json_usage(&w, r);
+	json_config(&w, cfg, r);
 	gs_sysinfo_json(&w, &r->sys);
 
 	gs_jw_obj_end(&w);

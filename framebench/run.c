@@ -165,6 +165,104 @@ static void sample_usage(struct fb_usage_sample *u, const struct fb_engine *e,
 	fb_bg_sample(bg, u->bg);
 }
 
+/*
+ * The work rate, the trace markers and the frame feed: set up before the
+ * engine, which publishes into the feed. Returns whether the feed is on.
+ */
+static bool setup_rate_and_feed(const struct fb_config *cfg,
+				struct fb_results *res, struct fb_feed *feed)
+{
+	const struct fb_profile *p = &cfg->prof;
+	bool feed_on = false;
+
+	/* once, before any load exists; or the rate given (a calibration
+	 * under emulation or load varies by 20 %, and with it every task's
+	 * work: runs to be compared should share one rate) */
+	if (cfg->calibration > 0) {
+		fb_work_set_rate(cfg->calibration);
+		res->calib.loops_per_us = res->calib.median_loops_per_us = cfg->calibration;
+		res->calib.given = true;
+	} else {
+		fb_calibrate(&res->calib, 40, 1000);
+	}
+	if (cfg->trace_markers)
+		res->markers_on = fb_markers_open() == 0;
+	if (!cfg->no_feed) {
+		fb_feed_remove_stale();
+		feed_on = fb_feed_create(feed, 4096,
+					 p->fps ? NSEC_PER_SEC / p->fps : 0) == 0;
+		res->feed_on = feed_on;
+		if (feed_on)
+			gs_strlcpy(res->feed_path, feed->path, sizeof(res->feed_path));
+	}
+	return feed_on;
+}
+
+/*
+ * Until the end of the run, a signal or a failure: drains the frame
+ * records, samples the usage when the measured window begins, prints the
+ * progress. Returns whether the run failed.
+ */
+static bool run_loop(const struct fb_config *cfg, struct fb_engine *e,
+		     struct fb_bg *bg, struct fb_collect *col, struct fb_feed *feed,
+		     struct fb_results *res, struct fb_usage_sample *usage_start,
+		     bool *measuring)
+{
+	uint64_t next_progress;
+
+	next_progress = e->sh->measure_ns + 10 * NSEC_PER_SEC;
+	for (;;) {
+		uint64_t now = gs_now_ns(), end = atomic_load(&e->sh->end_ns);
+		const char *who;
+		struct timespec ts = { 0, 10 * NSEC_PER_MSEC };
+
+		if (got_signal) {
+			res->interrupted = true;
+			if (now < end)
+				atomic_store(&e->sh->end_ns, now);
+			if (!cfg->quiet)
+				fprintf(stderr, "%s: %s after %.1f s measured; "
+					"reporting what was measured\n",
+					gs_prog, strsignal(got_signal),
+					now > e->sh->measure_ns
+						? (now - e->sh->measure_ns) / 1e9
+						: 0.0);
+			break;
+		}
+		if (now >= end)
+			break;
+		if (atomic_load(&e->sh->failed)) {
+			gs_warn("the run failed: %s", e->sh->fail_msg);
+			return true;
+		}
+		if (fb_engine_child_died(e, &who)) {
+			gs_warn("the run failed: helper process %s died", who);
+			return true;
+		}
+		if (!*measuring && now >= e->sh->measure_ns) {
+			*measuring = true;
+			sample_usage(usage_start, e, bg);
+			if (feed)
+				fb_feed_set_state(feed, 1, e->sh->measure_ns);
+		}
+		fb_collect_cpu_load(col, now);
+		fb_collect_drain(col);
+		if (!cfg->quiet && cfg->duration_ns >= 20 * NSEC_PER_SEC &&
+		    now >= next_progress) {
+			progress(cfg, col, e->sh, now);
+			next_progress += 10 * NSEC_PER_SEC;
+		}
+		if (end - now < (uint64_t)ts.tv_nsec)
+			ts.tv_nsec = (long)(end - now);
+		/* wake at the window's start too: the usage samples are taken
+		 * when this loop sees the window begin and end */
+		if (!*measuring && e->sh->measure_ns - now < (uint64_t)ts.tv_nsec)
+			ts.tv_nsec = (long)(e->sh->measure_ns - now);
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
 int fb_run(const struct fb_config *cfg)
 {
 	static struct fb_engine e;
@@ -177,7 +275,7 @@ int fb_run(const struct fb_config *cfg)
 	const struct fb_profile *p = &cfg->prof;
 	FILE *csv, *json;
 	bool feed_on = false, failed = false, measuring = false, sampled = false;
-	uint64_t next_progress, expect;
+	uint64_t expect;
 	int status = EXIT_OK;
 
 	install_signals();
@@ -186,26 +284,7 @@ int fb_run(const struct fb_config *cfg)
 	csv = open_out("--csv", cfg->csv_path);
 	json = open_out("--json", cfg->json_path);
 
-	/* once, before any load exists; or the rate given (a calibration
-	 * under emulation or load varies by 20 %, and with it every task's
-	 * work: runs to be compared should share one rate) */
-	if (cfg->calibration > 0) {
-		fb_work_set_rate(cfg->calibration);
-		res.calib.loops_per_us = res.calib.median_loops_per_us = cfg->calibration;
-		res.calib.given = true;
-	} else {
-		fb_calibrate(&res.calib, 40, 1000);
-	}
-	if (cfg->trace_markers)
-		res.markers_on = fb_markers_open() == 0;
-	if (!cfg->no_feed) {
-		fb_feed_remove_stale();
-		feed_on = fb_feed_create(&feed, 4096,
-					 p->fps ? NSEC_PER_SEC / p->fps : 0) == 0;
-		res.feed_on = feed_on;
-		if (feed_on)
-			gs_strlcpy(res.feed_path, feed.path, sizeof(res.feed_path));
-	}
+	feed_on = setup_rate_and_feed(cfg, &res, &feed);
 	if (fb_engine_init(&e, cfg, feed_on ? &feed : NULL) < 0)
 		gs_die(EXIT_RUNTIME, "cannot set up the run");
 	/* orphaned background jobs are reparented to us and reaped */
@@ -231,58 +310,8 @@ int fb_run(const struct fb_config *cfg)
 		res.disturb = &dist;
 	}
 
-	next_progress = e.sh->measure_ns + 10 * NSEC_PER_SEC;
-	for (;;) {
-		uint64_t now = gs_now_ns(), end = atomic_load(&e.sh->end_ns);
-		const char *who;
-		struct timespec ts = { 0, 10 * NSEC_PER_MSEC };
-
-		if (got_signal) {
-			res.interrupted = true;
-			if (now < end)
-				atomic_store(&e.sh->end_ns, now);
-			if (!cfg->quiet)
-				fprintf(stderr, "%s: %s after %.1f s measured; "
-					"reporting what was measured\n",
-					gs_prog, strsignal(got_signal),
-					now > e.sh->measure_ns
-						? (now - e.sh->measure_ns) / 1e9
-						: 0.0);
-			break;
-		}
-		if (now >= end)
-			break;
-		if (atomic_load(&e.sh->failed)) {
-			gs_warn("the run failed: %s", e.sh->fail_msg);
-			failed = true;
-			break;
-		}
-		if (fb_engine_child_died(&e, &who)) {
-			gs_warn("the run failed: helper process %s died", who);
-			failed = true;
-			break;
-		}
-		if (!measuring && now >= e.sh->measure_ns) {
-			measuring = true;
-			sample_usage(&usage_start, &e, &bg);
-			if (feed_on)
-				fb_feed_set_state(&feed, 1, e.sh->measure_ns);
-		}
-		fb_collect_cpu_load(&col, now);
-		fb_collect_drain(&col);
-		if (!cfg->quiet && cfg->duration_ns >= 20 * NSEC_PER_SEC &&
-		    now >= next_progress) {
-			progress(cfg, &col, e.sh, now);
-			next_progress += 10 * NSEC_PER_SEC;
-		}
-		if (end - now < (uint64_t)ts.tv_nsec)
-			ts.tv_nsec = (long)(end - now);
-		/* wake at the window's start too: the usage samples are taken
-		 * when this loop sees the window begin and end */
-		if (!measuring && e.sh->measure_ns - now < (uint64_t)ts.tv_nsec)
-			ts.tv_nsec = (long)(e.sh->measure_ns - now);
-		nanosleep(&ts, NULL);
-	}
+	failed = run_loop(cfg, &e, &bg, &col, feed_on ? &feed : NULL, &res,
+			  &usage_start, &measuring);
 	if (measuring && !failed) {
 		sample_usage(&usage_end, &e, &bg);
 		sampled = true;
