@@ -447,6 +447,101 @@ static void run_log(FILE *f, const struct gsu_results *r)
 	fputs("</table>\n", f);
 }
 
+/* the schedulers, and what became of the runs */
+static void html_schedulers(FILE *f, const struct gsu_results *r,
+			    const struct gsu_counts *c)
+{
+	fputs("<h2>Schedulers</h2>\n<table><tr><th class=\"l\">name</th>"
+	      "<th class=\"l\">command</th><th class=\"l\">expected ops</th>"
+	      "<th class=\"l\">status</th></tr>\n", f);
+	for (int s = 0; s < r->nsched; s++) {
+		const struct gsu_sched *sc = &r->sched[s];
+
+		fprintf(f, "<tr><td class=\"l\"><span class=\"sw\" style=\""
+			"background:%s\"></span>", color(s));
+		esc(f, sc->label);
+		fprintf(f, "%s</td><td class=\"l\"><code>",
+			s == 0 ? " (baseline)" : "");
+		esc(f, sc->is_default ? "(kernel default)" : sc->command);
+		fputs("</code></td><td class=\"l\">", f);
+		esc(f, sc->expected_ops);
+		fprintf(f, "</td><td class=\"l%s\">%s", sc->status ? " bad" : "",
+			gsu_sched_status_name(sc->status));
+		if (sc->note[0]) {
+			fputs(": ", f);
+			esc(f, sc->note);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	{
+		char sum[600];
+
+		gsu_summary_sentence(r, c, sum, sizeof(sum));
+		fputs("<p>", f);
+		esc(f, sum);
+		fputs("</p>\n", f);
+		gsu_discard_bias(r, sum, sizeof(sum));
+		if (sum[0]) {
+			fputs("<p class=\"bad\"><b>Warning</b>: ", f);
+			esc(f, sum);
+			fputs("</p>\n", f);
+		}
+	}
+}
+
+/* per workload: the verdicts and the plots */
+static void html_workloads(FILE *f, const struct gsu_results *r,
+			   const struct gsu_table *t)
+{
+	const struct gsu_suite *su = r->suite;
+
+	for (int w = 0; w < su->nw; w++) {
+		const struct gsu_workload *wl = &su->w[w];
+		const struct gsu_metric_def *defs;
+		size_t nm = gsu_kind_metrics(wl->kind, &defs);
+		char desc[600];
+
+		gsu_describe_workload(su, wl, desc, sizeof(desc));
+		fputs("<h2>Workload ", f);
+		esc(f, wl->name);
+		fputs("</h2>\n<p>", f);
+		esc(f, desc);
+		fputs("</p>\n", f);
+		if (!wl->available) {
+			fputs("<p class=\"bad\">Skipped: ", f);
+			esc(f, wl->skip_reason);
+			fputs("</p>\n", f);
+			continue;
+		}
+		if (gsu_kind_has_frames(wl->kind) && gsu_min_frames(r, w))
+			fprintf(f, "<p>Frames per kept run: at least %zu%s</p>\n",
+				gsu_min_frames(r, w),
+				gsu_min_frames(r, w) < 1000
+				? " <span class=\"bad\">(under 1000: each 0.1 % "
+				  "low rests on less than one frame)</span>" : "");
+		verdict_table(f, r, t, w);
+		fputs("<div class=\"plots\">\n", f);
+		if (gsu_kind_has_frames(wl->kind)) {
+			static const int lows[] = {
+				GSU_M_LOW1_PCT, GSU_M_LOW1_AVG, GSU_M_LOW1_INT,
+				GSU_M_LOW01_PCT, GSU_M_LOW01_AVG
+			};
+
+			cdf_plot(f, r, w, false);
+			cdf_plot(f, r, w, true);
+			fputs("<br>\n", f);
+			box_plot(f, r, t, w, GSU_M_AVG_FPS, &defs[GSU_M_AVG_FPS]);
+			for (size_t i = 0; i < ARRAY_SIZE(lows); i++)
+				box_plot(f, r, t, w, lows[i], &defs[lows[i]]);
+		} else {
+			for (size_t m = 0; m < nm; m++)
+				box_plot(f, r, t, w, (int)m, &defs[m]);
+		}
+		fputs("</div>\n", f);
+	}
+}
+
 int gsu_out_html(const char *path, const struct gsu_results *r,
 		 const struct gsu_table *t)
 {
@@ -497,89 +592,8 @@ int gsu_out_html(const char *path, const struct gsu_results *r,
 		      "</b>: the machine may not be on its default scheduler."
 		      "</p>\n", f);
 
-	fputs("<h2>Schedulers</h2>\n<table><tr><th class=\"l\">name</th>"
-	      "<th class=\"l\">command</th><th class=\"l\">expected ops</th>"
-	      "<th class=\"l\">status</th></tr>\n", f);
-	for (int s = 0; s < r->nsched; s++) {
-		const struct gsu_sched *sc = &r->sched[s];
-
-		fprintf(f, "<tr><td class=\"l\"><span class=\"sw\" style=\""
-			"background:%s\"></span>", color(s));
-		esc(f, sc->label);
-		fprintf(f, "%s</td><td class=\"l\"><code>",
-			s == 0 ? " (baseline)" : "");
-		esc(f, sc->is_default ? "(kernel default)" : sc->command);
-		fputs("</code></td><td class=\"l\">", f);
-		esc(f, sc->expected_ops);
-		fprintf(f, "</td><td class=\"l%s\">%s", sc->status ? " bad" : "",
-			gsu_sched_status_name(sc->status));
-		if (sc->note[0]) {
-			fputs(": ", f);
-			esc(f, sc->note);
-		}
-		fputs("</td></tr>\n", f);
-	}
-	fputs("</table>\n", f);
-	{
-		char sum[600];
-
-		gsu_summary_sentence(r, &c, sum, sizeof(sum));
-		fputs("<p>", f);
-		esc(f, sum);
-		fputs("</p>\n", f);
-		gsu_discard_bias(r, sum, sizeof(sum));
-		if (sum[0]) {
-			fputs("<p class=\"bad\"><b>Warning</b>: ", f);
-			esc(f, sum);
-			fputs("</p>\n", f);
-		}
-	}
-
-	for (int w = 0; w < su->nw; w++) {
-		const struct gsu_workload *wl = &su->w[w];
-		const struct gsu_metric_def *defs;
-		size_t nm = gsu_kind_metrics(wl->kind, &defs);
-		char desc[600];
-
-		gsu_describe_workload(su, wl, desc, sizeof(desc));
-		fputs("<h2>Workload ", f);
-		esc(f, wl->name);
-		fputs("</h2>\n<p>", f);
-		esc(f, desc);
-		fputs("</p>\n", f);
-		if (!wl->available) {
-			fputs("<p class=\"bad\">Skipped: ", f);
-			esc(f, wl->skip_reason);
-			fputs("</p>\n", f);
-			continue;
-		}
-		if (gsu_kind_has_frames(wl->kind) && gsu_min_frames(r, w))
-			fprintf(f, "<p>Frames per kept run: at least %zu%s</p>\n",
-				gsu_min_frames(r, w),
-				gsu_min_frames(r, w) < 1000
-				? " <span class=\"bad\">(under 1000: each 0.1 % "
-				  "low rests on less than one frame)</span>" : "");
-		verdict_table(f, r, t, w);
-		fputs("<div class=\"plots\">\n", f);
-		if (gsu_kind_has_frames(wl->kind)) {
-			static const int lows[] = {
-				GSU_M_LOW1_PCT, GSU_M_LOW1_AVG, GSU_M_LOW1_INT,
-				GSU_M_LOW01_PCT, GSU_M_LOW01_AVG
-			};
-
-			cdf_plot(f, r, w, false);
-			cdf_plot(f, r, w, true);
-			fputs("<br>\n", f);
-			box_plot(f, r, t, w, GSU_M_AVG_FPS, &defs[GSU_M_AVG_FPS]);
-			for (size_t i = 0; i < ARRAY_SIZE(lows); i++)
-				box_plot(f, r, t, w, lows[i], &defs[lows[i]]);
-		} else {
-			for (size_t m = 0; m < nm; m++)
-				box_plot(f, r, t, w, (int)m, &defs[m]);
-		}
-		fputs("</div>\n", f);
-	}
-
+	html_schedulers(f, r, &c);
+	html_workloads(f, r, t);
 	fputs("<h2>Run log</h2>\n<p>Machine state per run: 1-minute load "
 	      "average and CPU busy share just before the run, the share of "
 	      "all CPUs used by other processes during it, a fixed-work probe "

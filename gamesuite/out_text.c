@@ -8,6 +8,7 @@
 #include "gamesuite.h"
 #include "outfmt.h"
 #include "suite.h"
+#include "workload.h"
 
 void gsu_fmt_num(char *buf, size_t len, double v)
 {
@@ -139,12 +140,10 @@ static void print_tail(FILE *f, const char *tail, int n)
 	}
 }
 
-void gsu_out_text(FILE *f, const struct gsu_results *r,
-		  const struct gsu_table *t)
+/* the suite, the machine and the schedulers */
+static void text_head(FILE *f, const struct gsu_results *r)
 {
 	const struct gsu_suite *su = r->suite;
-	struct gsu_counts c;
-	int better = 0, worse = 0, same = 0;
 
 	fprintf(f, "\ngamesuite %s: suite '%s' (%s): %d workload%s, %d "
 		"scheduler%s, %d run%s + %d warm-up per scheduler, %.0f %% "
@@ -174,7 +173,16 @@ void gsu_out_text(FILE *f, const struct gsu_results *r,
 				sc->note);
 		fputc('\n', f);
 	}
+}
 
+void gsu_out_text(FILE *f, const struct gsu_results *r,
+		  const struct gsu_table *t)
+{
+	const struct gsu_suite *su = r->suite;
+	struct gsu_counts c;
+	int better = 0, worse = 0, same = 0;
+
+	text_head(f, r);
 	for (int w = 0; w < su->nw; w++) {
 		const struct gsu_workload *wl = &su->w[w];
 		const struct gsu_metric_def *defs;

@@ -136,6 +136,139 @@ static void set_tail(struct gsu_run *run, const char *path)
 
 enum run_end { RUN_NEXT, RUN_REPEAT, RUN_ABORT };
 
+/* NAME=VALUE into the workload's environment (left out if memory is short) */
+static void add_env(struct gsu_exec *x, const char *name, const char *value)
+{
+	if (asprintf(&x->env[x->nenv], "%s=%s", name, value) > 0)
+		x->nenv++;
+	else
+		x->env[x->nenv] = NULL;
+}
+
+/* The scheduler did not start: why, and whether the suite goes on. */
+static enum run_end start_failed(struct gsu_results *r, struct gsu_run *run,
+				 struct gsu_sched *s, struct gsu_loaded *ld,
+				 enum gsu_start st, const char *slog, char *why,
+				 size_t whylen)
+{
+	const struct gsu_settings *set = &r->set;
+
+	run->status = st == GSU_START_WRONG ? GSU_RUN_WRONG_SCHED
+		      : st == GSU_START_FAILED ? GSU_RUN_LOAD_FAILED
+					       : GSU_RUN_INTERRUPTED;
+	append_reason(run, "%s", why);
+	set_tail(run, slog);
+	gs_scx_read(set->scx_root, &run->scx_after);
+	if (st == GSU_START_FAILED && ++s->load_failures >= 2) {
+		s->status = GSU_SCHED_FAILED;
+		snprintf(s->note, sizeof(s->note),
+			 "failed to load %d times in a row (last: %.380s); "
+			 "its remaining runs were skipped",
+			 s->load_failures, why);
+	}
+	/* make sure nothing we started is left enabled */
+	if (ld->proc.pid &&
+	    gsu_sched_stop(s, set->scx_root, ld, set->stop_timeout_ns,
+			   why, whylen)) {
+		r->machine_restored = false;
+		append_reason(run, "%s", why);
+		return RUN_ABORT;
+	}
+	return st == GSU_START_INTERRUPTED ? RUN_ABORT : RUN_NEXT;
+}
+
+/*
+ * Was the machine quiet? A run that other processes disturbed is marked,
+ * and repeated unless the settings keep it. OWN: the CPU seconds of the
+ * run's own processes (workload, scheduler, gamesuite).
+ */
+static enum run_end judge_quiet(const struct gsu_settings *set, struct gsu_run *run,
+				struct probe_state *ps, const struct gsu_cpustat *ca,
+				const struct gsu_cpustat *cb, double own)
+{
+	run->other_cpu = gsu_other_cpu(ca, cb, own);
+	run->probe_ms_after = gsu_probe_ms();
+	if (!isnan(run->busy_before) &&
+	    run->busy_before > set->max_busy_before) {
+		run->disturbed = true;
+		append_reason(run, "machine busy before the run (%.0f %% of "
+			      "the CPUs)", 100 * run->busy_before);
+	}
+	if (!isnan(run->other_cpu) && run->other_cpu > set->max_other_cpu) {
+		run->disturbed = true;
+		append_reason(run, "other processes used %.0f %% of the CPUs "
+			      "during the run", 100 * run->other_cpu);
+	}
+	if (set->probe_factor > 0) {
+		double worst = fmax(run->probe_ms_before, run->probe_ms_after);
+
+		if (ps->n >= 3 && worst > set->probe_factor * ps->best) {
+			run->disturbed = true;
+			append_reason(run, "probe took %.1f ms, %.1fx the best "
+				      "%.1f ms (contention or throttling)",
+				      worst, worst / ps->best, ps->best);
+		}
+		for (int i = 0; i < 2; i++) {
+			double v = i ? run->probe_ms_after : run->probe_ms_before;
+
+			if (!isnan(v) && (!ps->n || v < ps->best))
+				ps->best = v;
+			ps->n++;
+		}
+	}
+	if (run->disturbed && !set->keep_disturbed) {
+		run->status = GSU_RUN_DISTURBED;
+		return RUN_REPEAT;
+	}
+	return RUN_NEXT;
+}
+
+/*
+ * Until the workload ends, is interrupted, reaches its stop time or its
+ * timeout, or the scheduler is no longer the one started. Returns false in
+ * the last case, with WHY.
+ */
+static bool watch_workload(const struct gsu_settings *set, struct gsu_sched *s,
+			   struct gsu_loaded *ld, struct gsu_run *run,
+			   struct gsu_proc *wp, const struct gsu_exec *x,
+			   uint64_t t0, bool *timed_out, char *why, size_t whylen)
+{
+	uint64_t last_check = 0;
+
+	for (;;) {
+		uint64_t now = gs_now_ns(), el = now - t0;
+
+		if (gsu_proc_poll(wp))
+			break;
+		if (gsu_stop_signal) {
+			gsu_proc_stop(wp, SIGINT, 2 * NSEC_PER_SEC);
+			run->status = GSU_RUN_INTERRUPTED;
+			append_reason(run, "interrupted by signal %d",
+				      (int)gsu_stop_signal);
+			break;
+		}
+		if (x->stop_ns && el >= x->stop_ns) {
+			/* a game: its log is complete; ask it to quit */
+			gsu_proc_stop(wp, SIGTERM, 5 * NSEC_PER_SEC);
+			break;
+		}
+		if (el >= x->timeout_ns) {
+			gsu_proc_stop(wp, SIGTERM, 2 * NSEC_PER_SEC);
+			*timed_out = true;
+			break;
+		}
+		if (now - last_check >= CHECK_EVERY_NS) {
+			last_check = now;
+			if (!gsu_sched_check(s, set->scx_root, ld, why, whylen)) {
+				gsu_proc_stop(wp, SIGINT, 2 * NSEC_PER_SEC);
+				return false;
+			}
+		}
+		gsu_sleep_ns(20 * NSEC_PER_MSEC);
+	}
+	return true;
+}
+
 static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 			    struct probe_state *ps)
 {
@@ -146,9 +279,9 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	struct gsu_exec x;
 	struct gsu_proc wp;
 	struct gsu_cpustat ca, cb;
-	char dir[600], slog[700], why[512], err[256];
+	char dir[600], slog[700], why[512], err[256], num[16];
 	enum gsu_start st;
-	uint64_t t0, last_check = 0;
+	uint64_t t0;
 	double self_a, own = 0;
 	bool sched_ok = true, timed_out = false;
 
@@ -178,30 +311,8 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	/* the scheduler */
 	st = gsu_sched_start(s, set->scx_root, set->load_timeout_ns,
 			     set->stop_timeout_ns, slog, &ld, why, sizeof(why));
-	if (st != GSU_START_OK) {
-		run->status = st == GSU_START_WRONG ? GSU_RUN_WRONG_SCHED
-			      : st == GSU_START_FAILED ? GSU_RUN_LOAD_FAILED
-						       : GSU_RUN_INTERRUPTED;
-		append_reason(run, "%s", why);
-		set_tail(run, slog);
-		gs_scx_read(set->scx_root, &run->scx_after);
-		if (st == GSU_START_FAILED && ++s->load_failures >= 2) {
-			s->status = GSU_SCHED_FAILED;
-			snprintf(s->note, sizeof(s->note),
-				 "failed to load %d times in a row (last: %.380s); "
-				 "its remaining runs were skipped",
-				 s->load_failures, why);
-		}
-		/* make sure nothing we started is left enabled */
-		if (ld.proc.pid &&
-		    gsu_sched_stop(s, set->scx_root, &ld, set->stop_timeout_ns,
-				   why, sizeof(why))) {
-			r->machine_restored = false;
-			append_reason(run, "%s", why);
-			return RUN_ABORT;
-		}
-		return st == GSU_START_INTERRUPTED ? RUN_ABORT : RUN_NEXT;
-	}
+	if (st != GSU_START_OK)
+		return start_failed(r, run, s, &ld, st, slog, why, sizeof(why));
 	s->load_failures = 0;
 	run->load_s = ld.load_s;
 
@@ -212,14 +323,9 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 		goto unload;
 	}
 	/* tell the workload what it runs under (logs, tests) */
-	if (asprintf(&x.env[x.nenv], "GAMESUITE_SCHED=%s", s->label) > 0)
-		x.nenv++;
-	else
-		x.env[x.nenv] = NULL;
-	if (asprintf(&x.env[x.nenv], "GAMESUITE_RUN=%d", run->index) > 0)
-		x.nenv++;
-	else
-		x.env[x.nenv] = NULL;
+	snprintf(num, sizeof(num), "%d", run->index);
+	add_env(&x, "GAMESUITE_SCHED", s->label);
+	add_env(&x, "GAMESUITE_RUN", num);
 	gsu_cpustat_read("/proc/stat", &ca);
 	self_a = self_cpu_s();
 	t0 = gs_now_ns();
@@ -229,39 +335,8 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 		gsu_exec_free(&x);
 		goto unload;
 	}
-	for (;;) {
-		uint64_t now = gs_now_ns(), el = now - t0;
-
-		if (gsu_proc_poll(&wp))
-			break;
-		if (gsu_stop_signal) {
-			gsu_proc_stop(&wp, SIGINT, 2 * NSEC_PER_SEC);
-			run->status = GSU_RUN_INTERRUPTED;
-			append_reason(run, "interrupted by signal %d",
-				      (int)gsu_stop_signal);
-			break;
-		}
-		if (x.stop_ns && el >= x.stop_ns) {
-			/* a game: its log is complete; ask it to quit */
-			gsu_proc_stop(&wp, SIGTERM, 5 * NSEC_PER_SEC);
-			break;
-		}
-		if (el >= x.timeout_ns) {
-			gsu_proc_stop(&wp, SIGTERM, 2 * NSEC_PER_SEC);
-			timed_out = true;
-			break;
-		}
-		if (now - last_check >= CHECK_EVERY_NS) {
-			last_check = now;
-			if (!gsu_sched_check(s, set->scx_root, &ld, why,
-					     sizeof(why))) {
-				sched_ok = false;
-				gsu_proc_stop(&wp, SIGINT, 2 * NSEC_PER_SEC);
-				break;
-			}
-		}
-		gsu_sleep_ns(20 * NSEC_PER_MSEC);
-	}
+	sched_ok = watch_workload(set, s, &ld, run, &wp, &x, t0, &timed_out, why,
+				  sizeof(why));
 	run->wall_s = (double)(gs_now_ns() - t0) / 1e9;
 	gsu_cpustat_read("/proc/stat", &cb);
 	if (sched_ok && run->status == GSU_RUN_OK)
@@ -312,41 +387,7 @@ unload:
 
 	/* was the machine quiet? */
 	own += rusage_s(&ld.proc.ru);
-	run->other_cpu = gsu_other_cpu(&ca, &cb, own);
-	run->probe_ms_after = gsu_probe_ms();
-	if (!isnan(run->busy_before) &&
-	    run->busy_before > set->max_busy_before) {
-		run->disturbed = true;
-		append_reason(run, "machine busy before the run (%.0f %% of "
-			      "the CPUs)", 100 * run->busy_before);
-	}
-	if (!isnan(run->other_cpu) && run->other_cpu > set->max_other_cpu) {
-		run->disturbed = true;
-		append_reason(run, "other processes used %.0f %% of the CPUs "
-			      "during the run", 100 * run->other_cpu);
-	}
-	if (set->probe_factor > 0) {
-		double worst = fmax(run->probe_ms_before, run->probe_ms_after);
-
-		if (ps->n >= 3 && worst > set->probe_factor * ps->best) {
-			run->disturbed = true;
-			append_reason(run, "probe took %.1f ms, %.1fx the best "
-				      "%.1f ms (contention or throttling)",
-				      worst, worst / ps->best, ps->best);
-		}
-		for (int i = 0; i < 2; i++) {
-			double v = i ? run->probe_ms_after : run->probe_ms_before;
-
-			if (!isnan(v) && (!ps->n || v < ps->best))
-				ps->best = v;
-			ps->n++;
-		}
-	}
-	if (run->disturbed && !set->keep_disturbed) {
-		run->status = GSU_RUN_DISTURBED;
-		return RUN_REPEAT;
-	}
-	return RUN_NEXT;
+	return judge_quiet(set, run, ps, &ca, &cb, own);
 }
 
 static void progress_line(FILE *f, const struct gsu_results *r,

@@ -495,9 +495,3 @@ int gsu_suite_keep(struct gsu_suite *s, const char *const names[], int n,
 	s->nw = kept;
 	return 0;
 }
-
-uint64_t gsu_workload_duration(const struct gsu_suite *s,
-			       const struct gsu_workload *w)
-{
-	return w->duration_ns ? w->duration_ns : s->duration_ns;
-}

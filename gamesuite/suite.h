@@ -28,8 +28,4 @@ void gsu_suite_free(struct gsu_suite *s);
 int gsu_suite_keep(struct gsu_suite *s, const char *const names[], int n,
 		   char *err, size_t errlen);
 
-/* The duration a workload runs for (its own, else the suite default). */
-uint64_t gsu_workload_duration(const struct gsu_suite *s,
-			       const struct gsu_workload *w);
-
 #endif

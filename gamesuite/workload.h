@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Workload kinds: what command each runs and how its result is read back.
- * The parsers of the tools' outputs are pure functions (unit-tested).
+ * The parsers of the tools' outputs: parse.h.
  */
 #ifndef GSU_WORKLOAD_H
 #define GSU_WORKLOAD_H
@@ -73,24 +73,8 @@ int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
 int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		     struct gsu_run *run, char *why, size_t whylen);
 
-/* ---- parsers ------------------------------------------------------------ */
-
-/* schbench's text report: out[0] wakeup p99 (us), out[1] request p99 (us),
- * out[2] requests per second ("average rps", else the RPS p50). Missing
- * figures are NaN. Returns 0 when the wake-up p99 was found. */
-int gsu_parse_schbench(const char *text, double out[3]);
-/* "Total time: 0.206 [sec]" or perf's --format=simple number. */
-int gsu_parse_perf_messaging(const char *text, double *secs);
-/* Sum of bogo-ops-per-second-real-time over stress-ng --yaml metrics. */
-int gsu_parse_stressng_yaml(const char *text, double *ops_per_s);
-/* framebench --json: the sum of background[].work_per_s; NaN without
- * background load or when a pattern was not measured. */
-double gsu_framebench_bg_work(const struct gs_jv *doc);
-/* framebench --json: its headline keys (docs/framebench.md). */
-int gsu_parse_framebench_json(const struct gs_jv *doc, double *metrics,
-			      char *why, size_t whylen);
-/* Per-frame metrics and the quantile curve from raw frame times (ms);
- * keeps values already in metrics unless they are NaN. */
-int gsu_frames_metrics(const double *ft_ms, size_t n, struct gsu_run *run);
+/* The duration a workload runs for (its own, else the suite default). */
+uint64_t gsu_workload_duration(const struct gsu_suite *s,
+			       const struct gsu_workload *w);
 
 #endif

@@ -29,6 +29,7 @@
 #include "suite.h"
 #include "tune.h"
 #include "util.h"
+#include "parse.h"
 #include "workload.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))

@@ -27,6 +27,7 @@
 #include "stats.h"
 #include "suite.h"
 #include "util.h"
+#include "parse.h"
 #include "workload.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
