@@ -122,6 +122,89 @@ static uint32_t line_task(const struct ft_ev *e, uint32_t own,
 	return own;
 }
 
+/* A scheduling event or a marker as ftrace prints it. */
+static void export_event(FILE *f, const struct ft_trace *t,
+			 const struct ft_ev *e, int64_t *cur, uint32_t ncpu)
+{
+	char a[40], b[40];
+
+	if (e->type == FT_EV_SWITCH) {
+		bool recon = e->flags & FT_F_RECONSTRUCTED;
+		char st[4];
+		uint32_t s = e->arg2 & 0xffff;
+
+		if ((e->flags & FT_F_PREEMPT) || (s & FT_STATE_UNKNOWN) ||
+		    !(s & 0x7fff))
+			snprintf(st, sizeof(st), "R%s",
+				 (e->flags & FT_F_PREEMPT) ? "+" : "");
+		else
+			snprintf(st, sizeof(st), "%c", ft_state_char(s));
+		comm_of(t, e->tid, e->cpu, a, sizeof(a));
+		comm_of(t, e->arg, e->cpu, b, sizeof(b));
+		if (e->cpu < ncpu)
+			cur[e->cpu] = e->arg;
+		line_head(f, t, e->tid, e->cpu, "d..2", e->ts);
+		/* priority 0 is a real one (an RT task at 99); a
+		 * reconstructed switch knows none: 120 */
+		fprintf(f, "sched_switch: prev_comm=%s prev_pid=%u "
+			"prev_prio=%u prev_state=%s ==> next_comm=%s "
+			"next_pid=%u next_prio=%u\n",
+			a, e->tid, recon ? 120 : (e->arg2 >> 16) & 0xff,
+			st, b, e->arg,
+			recon ? 120 : (e->arg2 >> 24) & 0xff);
+	} else if (e->type == FT_EV_MARK) {
+		line_head(f, t, line_task(e, e->tid, cur, ncpu),
+			  e->cpu, "....", e->ts);
+		fprintf(f, "tracing_mark_write: %s\n",
+			ft_str_get(t, e->arg2));
+	} else {
+		uint32_t waker = line_task(e, e->arg, cur, ncpu);
+		uint32_t prio = (e->arg2 >> 16) & 0xff;
+
+		comm_of(t, e->tid, e->cpu, a, sizeof(a));
+		line_head(f, t, waker, e->cpu,
+			  (e->flags & FT_F_IRQ) ? "d.h." : "d..2", e->ts);
+		fprintf(f, "sched_waking: comm=%s pid=%u prio=%u "
+			"target_cpu=%03u\n",
+			a, e->tid, prio, e->arg2 & 0xffff);
+	}
+}
+
+/* A frame as the markers a game writes: S/F slices and counters. */
+static void export_frame(FILE *f, const struct ft_trace *t,
+			 const struct item *it, const int64_t *cur, uint32_t ncpu)
+{
+	const struct ft_frame *fr = &t->frames[it->idx];
+	uint32_t tid = fr->tid ? fr->tid : fr->pid;
+	uint32_t pid = fr->pid ? fr->pid : (tid ? ft_task_pid(t, tid) : 0);
+	uint32_t who;
+	uint16_t wc;
+
+	if (!pid)
+		pid = 1; /* frames-only traces (MangoHud) */
+	marker_writer(cur, ncpu, tid ? tid : pid, &who, &wc);
+	line_head(f, t, who, wc, "....", it->ts);
+	if (it->kind == 1) {
+		fprintf(f, "tracing_mark_write: S|%u|frame|%zu\n", pid,
+			it->idx);
+	} else {
+		if (fr->start_ns && fr->start_ns <= fr->present_ns)
+			fprintf(f, "tracing_mark_write: F|%u|frame|%zu\n",
+				pid, it->idx);
+		else
+			fprintf(f, "tracing_mark_write: C|%u|frame_present|1\n",
+				pid);
+		line_head(f, t, who, wc, "....", it->ts);
+		fprintf(f, "tracing_mark_write: C|%u|frametime_ms|%.3f\n",
+			pid, (double)fr->frametime_ns / 1e6);
+		if (fr->disturbance) {
+			line_head(f, t, who, wc, "....", it->ts);
+			fprintf(f, "tracing_mark_write: C|%u|disturbance|1\n",
+				pid);
+		}
+	}
+}
+
 int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 {
 	bool has_waking = false;
@@ -184,81 +267,10 @@ int ft_export_ftrace(FILE *f, const struct ft_trace *t)
 	fprintf(f, "#           TASK-PID     TGID  CPU#  ||||   TIMESTAMP  FUNCTION\n");
 	fprintf(f, "#              | |         |     |   ||||      |         |\n");
 	for (size_t k = 0; k < n; k++) {
-		if (it[k].kind == 0) {
-			const struct ft_ev *e = &t->ev[it[k].idx];
-			char a[40], b[40];
-
-			if (e->type == FT_EV_SWITCH) {
-				bool recon = e->flags & FT_F_RECONSTRUCTED;
-				char st[4];
-				uint32_t s = e->arg2 & 0xffff;
-
-				if ((e->flags & FT_F_PREEMPT) || (s & FT_STATE_UNKNOWN) ||
-				    !(s & 0x7fff))
-					snprintf(st, sizeof(st), "R%s",
-						 (e->flags & FT_F_PREEMPT) ? "+" : "");
-				else
-					snprintf(st, sizeof(st), "%c", ft_state_char(s));
-				comm_of(t, e->tid, e->cpu, a, sizeof(a));
-				comm_of(t, e->arg, e->cpu, b, sizeof(b));
-				if (e->cpu < ncpu)
-					cur[e->cpu] = e->arg;
-				line_head(f, t, e->tid, e->cpu, "d..2", e->ts);
-				/* priority 0 is a real one (an RT task at 99); a
-				 * reconstructed switch knows none: 120 */
-				fprintf(f, "sched_switch: prev_comm=%s prev_pid=%u "
-					"prev_prio=%u prev_state=%s ==> next_comm=%s "
-					"next_pid=%u next_prio=%u\n",
-					a, e->tid, recon ? 120 : (e->arg2 >> 16) & 0xff,
-					st, b, e->arg,
-					recon ? 120 : (e->arg2 >> 24) & 0xff);
-			} else if (e->type == FT_EV_MARK) {
-				line_head(f, t, line_task(e, e->tid, cur, ncpu),
-					  e->cpu, "....", e->ts);
-				fprintf(f, "tracing_mark_write: %s\n",
-					ft_str_get(t, e->arg2));
-			} else {
-				uint32_t waker = line_task(e, e->arg, cur, ncpu);
-				uint32_t prio = (e->arg2 >> 16) & 0xff;
-
-				comm_of(t, e->tid, e->cpu, a, sizeof(a));
-				line_head(f, t, waker, e->cpu,
-					  (e->flags & FT_F_IRQ) ? "d.h." : "d..2", e->ts);
-				fprintf(f, "sched_waking: comm=%s pid=%u prio=%u "
-					"target_cpu=%03u\n",
-					a, e->tid, prio, e->arg2 & 0xffff);
-			}
-		} else {
-			const struct ft_frame *fr = &t->frames[it[k].idx];
-			uint32_t tid = fr->tid ? fr->tid : fr->pid;
-			uint32_t pid = fr->pid ? fr->pid : (tid ? ft_task_pid(t, tid) : 0);
-			uint32_t who;
-			uint16_t wc;
-
-			if (!pid)
-				pid = 1; /* frames-only traces (MangoHud) */
-			marker_writer(cur, ncpu, tid ? tid : pid, &who, &wc);
-			line_head(f, t, who, wc, "....", it[k].ts);
-			if (it[k].kind == 1) {
-				fprintf(f, "tracing_mark_write: S|%u|frame|%zu\n", pid,
-					it[k].idx);
-			} else {
-				if (fr->start_ns && fr->start_ns <= fr->present_ns)
-					fprintf(f, "tracing_mark_write: F|%u|frame|%zu\n",
-						pid, it[k].idx);
-				else
-					fprintf(f, "tracing_mark_write: C|%u|frame_present|1\n",
-						pid);
-				line_head(f, t, who, wc, "....", it[k].ts);
-				fprintf(f, "tracing_mark_write: C|%u|frametime_ms|%.3f\n",
-					pid, (double)fr->frametime_ns / 1e6);
-				if (fr->disturbance) {
-					line_head(f, t, who, wc, "....", it[k].ts);
-					fprintf(f, "tracing_mark_write: C|%u|disturbance|1\n",
-						pid);
-				}
-			}
-		}
+		if (it[k].kind == 0)
+			export_event(f, t, &t->ev[it[k].idx], cur, ncpu);
+		else
+			export_frame(f, t, &it[k], cur, ncpu);
 	}
 	free(it);
 	free(cur);

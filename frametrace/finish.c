@@ -175,203 +175,227 @@ static size_t synth_pos(const struct ft_ev *ev, size_t hi_idx, uint64_t est,
 	return pos < hi_idx ? pos : hi_idx;
 }
 
+/* What the repair of one trace keeps: per CPU, and per task seen. */
+struct repair {
+	struct ft_trace *t;
+	uint32_t ncpu;
+	int64_t *cur;		/* the task running on each CPU, -1 unknown */
+	uint32_t *prev;		/* the task its last switch took off */
+	uint64_t *since;	/* when its last switch was */
+	struct seen *sn;	/* who emitted events there since */
+	struct ft_map idx;	/* tid -> index in ft */
+	struct fix_task *ft;
+	size_t nft, ftcap;
+	struct synth *sy;	/* the switches to insert */
+	size_t nsy, sycap;
+};
+
+/* The task's record, made on first sight; NULL when memory is short. */
+static struct fix_task *repair_task(struct repair *R, uint32_t tid)
+{
+	bool isnew;
+	uint32_t *v = ft_map_put(&R->idx, tid, (uint32_t)R->nft, &isnew);
+
+	if (!v)
+		return NULL;
+	if (isnew) {
+		if (FT_VEC_RESERVE(R->ft, R->nft, R->ftcap))
+			return NULL;
+		memset(&R->ft[R->nft], 0, sizeof(R->ft[R->nft]));
+		R->nft++;
+	}
+	return &R->ft[*v];
+}
+
+/*
+ * The switches missing on CPU c before event i (a switch whose prev is
+ * out, or the end of the trace: out -1). The CPU ran cur, then each other
+ * task seen emitting events there, in the order they appeared, then out.
+ * Each switch-in goes where the evidence puts it (ft_switch_in_time): not
+ * before the previous switch, the last event of the task before it or its
+ * own wake-up; not after its own first event there (it ran from then at
+ * the latest); for out, where its runtime since its last switch-out (the
+ * sum_exec_runtime delta, else the sched_stat_runtime it accumulated)
+ * says it started; without that, at its wake-up when that was in the
+ * window (an idle CPU runs what it wakes), else at its first event
+ * (nothing says it ran before). Returns -1 when memory is short.
+ */
+static int repair_cpu(struct repair *R, uint16_t c, size_t i, int64_t out)
+{
+	struct ft_trace *t = R->t;
+	const struct seen *w = &R->sn[c];
+	int64_t a = R->cur[c];
+	uint64_t tp = R->since[c];
+
+	for (int k = 0; k <= w->n; k++) {
+		const struct ft_ev *e = k < w->n ? NULL : &t->ev[i];
+		int64_t x = k < w->n ? (int64_t)w->tid[k] : out;
+		struct ft_switch_bounds b = { .lo = tp };
+		struct fix_task *q;
+		int old = a >= 0 ? seen_find(w, (uint32_t)a) : -1;
+		int own;
+		size_t hix;
+		bool contra, woken;
+
+		if (x < 0 || x == a || (k < w->n && x == out))
+			continue;
+		q = repair_task(R, (uint32_t)x);
+		if (!q)
+			return -1;
+		own = seen_find(w, (uint32_t)x);
+		b.hi = own >= 0 ? w->first[own] : t->ev[i].ts;
+		hix = own >= 0 ? w->first_idx[own] : i;
+		/* a wake-up after its first event found it running */
+		woken = q->last_ready > b.lo && q->last_ready <= b.hi;
+		if (woken)
+			b.lo = q->last_ready;
+		if (old >= 0 && w->last[old] > b.lo)
+			b.lo = w->last[old];
+		/* no runtime and no wake-up: from its first event */
+		b.est = b.hi;
+		b.has_est = !woken;
+		if (e && (e->flags & FT_F_SUMEXEC) && q->has_sum &&
+		    e->val >= q->last_sum && e->val - q->last_sum <= e->ts) {
+			b.est = e->ts - (e->val - q->last_sum);
+			b.has_est = true;
+		} else if (e && q->rt_acc && q->rt_acc <= e->ts) {
+			b.est = e->ts - q->rt_acc;
+			b.has_est = true;
+		}
+		b.est = ft_switch_in_time(&b, &contra);
+		if (add_synth(&R->sy, &R->nsy, &R->sycap, t,
+			      synth_pos(t->ev, hix, b.est, own >= 0), b.est, c,
+			      (uint32_t)a, (uint32_t)x))
+			return -1;
+		a = x;
+		tp = b.est;
+	}
+	return 0;
+}
+
+/* One event of the walk: what it says of its task and its CPU. */
+static int repair_event(struct repair *R, size_t i)
+{
+	struct ft_trace *t = R->t;
+	struct ft_ev *e = &t->ev[i];
+	struct fix_task *p;
+	uint16_t c = e->cpu;
+	uint32_t who;
+
+	switch (e->type) {
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+	case FT_EV_MIGRATE:
+		p = repair_task(R, e->tid);
+		if (!p)
+			return -1;
+		p->last_ready = e->ts;
+		break;
+	case FT_EV_RUNTIME:
+		p = repair_task(R, e->tid);
+		if (!p)
+			return -1;
+		p->rt_acc += e->val;
+		break;
+	case FT_EV_SWITCH:
+		if (e->flags & FT_F_RECONSTRUCTED) {
+			/* repaired by an earlier reader */
+			if (e->tid == 0)
+				t->reconstructed++;
+			else
+				t->inconsistent++;
+		}
+		if (R->cur[c] >= 0 && repair_cpu(R, c, i, (int64_t)e->tid))
+			return -1;
+		p = repair_task(R, e->tid);
+		if (!p)
+			return -1;
+		if (e->flags & FT_F_SUMEXEC) {
+			p->last_sum = e->val;
+			p->has_sum = true;
+		}
+		p->rt_acc = 0;
+		R->prev[c] = e->tid;
+		R->cur[c] = e->arg;
+		R->since[c] = e->ts;
+		R->sn[c].n = 0;
+		break;
+	default:
+		break;
+	}
+	/* an event of the task switched out at that very instant was
+	 * sorted after its switch: no sign of another run */
+	if (e->type != FT_EV_SWITCH && c < R->ncpu && ft_ev_emitter(e, &who) &&
+	    !(e->ts == R->since[c] && who == R->prev[c] && R->cur[c] >= 0))
+		seen_note(&R->sn[c], who, e->ts, i);
+	return 0;
+}
+
+/* The synthesized switches merged into the events, in order. */
+static int repair_merge(struct repair *R)
+{
+	struct ft_trace *t = R->t;
+	struct ft_ev *n;
+	size_t k = 0, j = 0;
+
+	if (!R->nsy)
+		return 0;
+	n = malloc((t->nev + R->nsy) * sizeof(*n));
+	if (!n)
+		return -1;
+	qsort(R->sy, R->nsy, sizeof(*R->sy), synth_cmp);
+	for (size_t i = 0; i <= t->nev; i++) {
+		while (j < R->nsy && R->sy[j].pos == i)
+			n[k++] = R->sy[j++].ev;
+		if (i < t->nev)
+			n[k++] = t->ev[i];
+	}
+	free(t->ev);
+	t->ev = n;
+	t->nev = k;
+	t->evcap = k;
+	return 0;
+}
+
 static int repair_switches(struct ft_trace *t)
 {
-	uint32_t ncpu = 0;
-	int64_t *cur = NULL;
-	uint32_t *prev = NULL;
-	uint64_t *since = NULL;
-	struct seen *sn = NULL;
-	struct ft_map idx;
-	struct fix_task *ft = NULL;
-	size_t nft = 0, ftcap = 0;
-	struct synth *sy = NULL;
-	size_t nsy = 0, sycap = 0;
+	struct repair R = { .t = t };
 	int rc = -1;
 
 	for (size_t i = 0; i < t->nev; i++)
-		if (t->ev[i].type == FT_EV_SWITCH && t->ev[i].cpu >= ncpu)
-			ncpu = t->ev[i].cpu + 1u;
-	if (!ncpu)
+		if (t->ev[i].type == FT_EV_SWITCH && t->ev[i].cpu >= R.ncpu)
+			R.ncpu = t->ev[i].cpu + 1u;
+	if (!R.ncpu)
 		return 0;
-	ft_map_init(&idx);
-	cur = malloc(ncpu * sizeof(*cur));
-	since = calloc(ncpu, sizeof(*since));
-	sn = calloc(ncpu, sizeof(*sn));
-	prev = calloc(ncpu, sizeof(*prev));
-	if (!cur || !since || !sn || !prev)
+	ft_map_init(&R.idx);
+	R.cur = malloc(R.ncpu * sizeof(*R.cur));
+	R.since = calloc(R.ncpu, sizeof(*R.since));
+	R.sn = calloc(R.ncpu, sizeof(*R.sn));
+	R.prev = calloc(R.ncpu, sizeof(*R.prev));
+	if (!R.cur || !R.since || !R.sn || !R.prev)
 		goto out;
-	for (uint32_t c = 0; c < ncpu; c++)
-		cur[c] = -1;
-
-#define TASK(tid_)                                                        \
-	({                                                                \
-		bool isnew_;                                              \
-		uint32_t *v_ = ft_map_put(&idx, (tid_), (uint32_t)nft,    \
-					  &isnew_);                       \
-		struct fix_task *r_ = NULL;                               \
-		if (v_) {                                                 \
-			if (isnew_) {                                     \
-				if (FT_VEC_RESERVE(ft, nft, ftcap)) {     \
-					goto out;                         \
-				}                                         \
-				memset(&ft[nft], 0, sizeof(ft[nft]));     \
-				nft++;                                    \
-			}                                                 \
-			r_ = &ft[*v_];                                    \
-		}                                                         \
-		if (!r_)                                                  \
-			goto out;                                         \
-		r_;                                                       \
-	})
-
-	/*
-	 * The switches missing on CPU c_ before event i_ (a switch whose prev
-	 * is out_, or the end of the trace: out_ -1). The CPU ran cur, then
-	 * each other task seen emitting events there, in the order they
-	 * appeared, then out_. Each switch-in goes where the evidence puts
-	 * it (ft_switch_in_time): not before the previous switch, the last
-	 * event of the task before it or its own wake-up; not after its
-	 * own first event there (it ran from then at the latest); for out_,
-	 * where its runtime since its last switch-out (the sum_exec_runtime
-	 * delta, else the sched_stat_runtime it accumulated) says it started;
-	 * without that, at its wake-up when that was in the window (an idle
-	 * CPU runs what it wakes), else at its first event (nothing says it
-	 * ran before).
-	 */
-#define REPAIR(c_, i_, out_)                                                   \
-	do {                                                                   \
-		const struct seen *w_ = &sn[c_];                               \
-		int64_t a_ = cur[c_];                                          \
-		uint64_t tp_ = since[c_];                                      \
-		for (int k_ = 0; k_ <= w_->n; k_++) {                          \
-			const struct ft_ev *e_ = k_ < w_->n ? NULL : &t->ev[i_]; \
-			int64_t x_ = k_ < w_->n ? (int64_t)w_->tid[k_] : (out_); \
-			struct ft_switch_bounds b_ = { .lo = tp_ };            \
-			struct fix_task *q_;                                   \
-			int old_ = a_ >= 0 ? seen_find(w_, (uint32_t)a_) : -1; \
-			int own_;                                              \
-			size_t hix_;                                           \
-			bool contra_, woken_;                                  \
-			if (x_ < 0 || x_ == a_ || (k_ < w_->n && x_ == (out_))) \
-				continue;                                      \
-			q_ = TASK((uint32_t)x_);                               \
-			own_ = seen_find(w_, (uint32_t)x_);                    \
-			b_.hi = own_ >= 0 ? w_->first[own_] : t->ev[i_].ts;    \
-			hix_ = own_ >= 0 ? w_->first_idx[own_] : (i_);         \
-			/* a wake-up after its first event found it running */ \
-			woken_ = q_->last_ready > b_.lo &&                     \
-				 q_->last_ready <= b_.hi;                      \
-			if (woken_)                                            \
-				b_.lo = q_->last_ready;                        \
-			if (old_ >= 0 && w_->last[old_] > b_.lo)               \
-				b_.lo = w_->last[old_];                        \
-			/* no runtime and no wake-up: from its first event */  \
-			b_.est = b_.hi;                                        \
-			b_.has_est = !woken_;                                  \
-			if (e_ && (e_->flags & FT_F_SUMEXEC) && q_->has_sum && \
-			    e_->val >= q_->last_sum &&                         \
-			    e_->val - q_->last_sum <= e_->ts) {                \
-				b_.est = e_->ts - (e_->val - q_->last_sum);    \
-				b_.has_est = true;                             \
-			} else if (e_ && q_->rt_acc && q_->rt_acc <= e_->ts) { \
-				b_.est = e_->ts - q_->rt_acc;                  \
-				b_.has_est = true;                             \
-			}                                                      \
-			b_.est = ft_switch_in_time(&b_, &contra_);             \
-			if (add_synth(&sy, &nsy, &sycap, t,                    \
-				      synth_pos(t->ev, hix_, b_.est, own_ >= 0), \
-				      b_.est, (c_), (uint32_t)a_, (uint32_t)x_)) \
-				goto out;                                      \
-			a_ = x_;                                               \
-			tp_ = b_.est;                                          \
-		}                                                              \
-	} while (0)
-
-	for (size_t i = 0; i < t->nev; i++) {
-		struct ft_ev *e = &t->ev[i];
-		struct fix_task *p;
-		uint16_t c = e->cpu;
-		uint32_t who;
-
-		switch (e->type) {
-		case FT_EV_WAKING:
-		case FT_EV_WAKEUP:
-		case FT_EV_WAKEUP_NEW:
-		case FT_EV_MIGRATE:
-			p = TASK(e->tid);
-			p->last_ready = e->ts;
-			break;
-		case FT_EV_RUNTIME:
-			p = TASK(e->tid);
-			p->rt_acc += e->val;
-			break;
-		case FT_EV_SWITCH:
-			if (e->flags & FT_F_RECONSTRUCTED) {
-				/* repaired by an earlier reader */
-				if (e->tid == 0)
-					t->reconstructed++;
-				else
-					t->inconsistent++;
-			}
-			if (cur[c] >= 0)
-				REPAIR(c, i, (int64_t)e->tid);
-			p = TASK(e->tid);
-			if (e->flags & FT_F_SUMEXEC) {
-				p->last_sum = e->val;
-				p->has_sum = true;
-			}
-			p->rt_acc = 0;
-			prev[c] = e->tid;
-			cur[c] = e->arg;
-			since[c] = e->ts;
-			sn[c].n = 0;
-			break;
-		default:
-			break;
-		}
-		/* an event of the task switched out at that very instant was
-		 * sorted after its switch: no sign of another run */
-		if (e->type != FT_EV_SWITCH && c < ncpu && ft_ev_emitter(e, &who) &&
-		    !(e->ts == since[c] && who == prev[c] && cur[c] >= 0))
-			seen_note(&sn[c], who, e->ts, i);
-	}
+	for (uint32_t c = 0; c < R.ncpu; c++)
+		R.cur[c] = -1;
+	for (size_t i = 0; i < t->nev; i++)
+		if (repair_event(&R, i))
+			goto out;
 	/* tasks seen running after the last switch of their CPU (a recording
 	 * of one command ends where its tasks exit) */
 	if (t->nev)
-		for (uint16_t c = 0; c < ncpu; c++)
-			if (cur[c] >= 0 && sn[c].n)
-				REPAIR(c, t->nev - 1, (int64_t)-1);
-#undef REPAIR
-#undef TASK
-
-	if (nsy) {
-		struct ft_ev *n = malloc((t->nev + nsy) * sizeof(*n));
-		size_t k = 0, j = 0;
-
-		if (!n)
-			goto out;
-		qsort(sy, nsy, sizeof(*sy), synth_cmp);
-		for (size_t i = 0; i <= t->nev; i++) {
-			while (j < nsy && sy[j].pos == i)
-				n[k++] = sy[j++].ev;
-			if (i < t->nev)
-				n[k++] = t->ev[i];
-		}
-		free(t->ev);
-		t->ev = n;
-		t->nev = k;
-		t->evcap = k;
-	}
-	rc = 0;
+		for (uint16_t c = 0; c < R.ncpu; c++)
+			if (R.cur[c] >= 0 && R.sn[c].n &&
+			    repair_cpu(&R, c, t->nev - 1, (int64_t)-1))
+				goto out;
+	rc = repair_merge(&R);
 out:
-	free(cur);
-	free(prev);
-	free(since);
-	free(sn);
-	free(ft);
-	free(sy);
-	ft_map_free(&idx);
+	free(R.cur);
+	free(R.prev);
+	free(R.since);
+	free(R.sn);
+	free(R.ft);
+	free(R.sy);
+	ft_map_free(&R.idx);
 	return rc;
 }
 

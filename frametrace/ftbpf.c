@@ -138,6 +138,98 @@ struct prog_sel {
 
 enum { FUTEX_SCHED, FUTEX_FEXIT, FUTEX_RAW, FUTEX_CLASSIC };
 
+/* The mode's maps and the recorder's constants. */
+static void set_mode(struct ft_bpf *b, const struct ft_bpf_opts *o)
+{
+	struct frametrace *s = b->skel;
+
+	s->rodata->self_tgid = (uint32_t)getpid();
+	s->rodata->mode = (uint32_t)o->mode;
+	if (o->mode == FT_MODE_STREAM) {
+		uint32_t mb = o->ring_mb ? o->ring_mb : 16;
+
+		bpf_map__set_max_entries(s->maps.rb, mb << 20);
+		s->rodata->wakeup_bytes = (uint64_t)mb << 19; /* half full */
+		bpf_map__set_max_entries(s->maps.flight, 1);
+	} else {
+		uint32_t shift = o->flight_shift ? o->flight_shift : 17;
+
+		b->slots_per_cpu = 1u << shift;
+		s->rodata->flight_shift = shift;
+		bpf_map__set_max_entries(s->maps.rb, 4096);
+		bpf_map__set_max_entries(s->maps.flight,
+					 (uint32_t)b->ncpus << shift);
+	}
+	s->rodata->wl_thresh_ns = o->wl_thresh_ns;
+	if (o->wl_comm && *o->wl_comm) {
+		size_t n = strlen(o->wl_comm);
+
+		if (n > FT_COMM_LEN - 1)
+			n = FT_COMM_LEN - 1;
+		memcpy((char *)s->rodata->wl_comm, o->wl_comm, n);
+		s->rodata->wl_comm_len = (uint32_t)n;
+	}
+}
+
+/* Which futex, marker and write programs load and attach, by the futex
+ * mode chosen and what the kernel has; and the futex source named. */
+static void choose_programs(struct ft_bpf *b, const struct ft_bpf_opts *o,
+			    int fmode)
+{
+	struct frametrace *s = b->skel;
+	bool futex = !o->no_futex;
+	struct {
+		struct bpf_program *p;
+		const char *tp;
+	} sys[] = {
+		{ s->progs.sys_futex_enter, "sys_enter_futex" },
+		{ s->progs.sys_futex_exit, "sys_exit_futex" },
+		{ s->progs.sys_waitv_enter, "sys_enter_futex_waitv" },
+		{ s->progs.sys_waitv_exit, "sys_exit_futex_waitv" },
+		{ s->progs.sys_wait2_enter, "sys_enter_futex_wait" },
+		{ s->progs.sys_wait2_exit, "sys_exit_futex_wait" },
+		{ s->progs.sys_wake2_enter, "sys_enter_futex_wake" },
+		{ s->progs.sys_wake2_exit, "sys_exit_futex_wake" },
+	};
+	bool fexit = futex && fmode == FUTEX_FEXIT;
+
+	bpf_program__set_autoload(s->progs.fe_futex_wait, fexit);
+	bpf_program__set_autoload(s->progs.fx_futex_wait, fexit);
+	bpf_program__set_autoload(s->progs.fe_futex_wake, fexit);
+	bpf_program__set_autoload(s->progs.fx_futex_wake, fexit);
+	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		bpf_program__set_autoload(
+			sys[i].p, futex && fmode == FUTEX_CLASSIC &&
+					  tp_exists(b->tracefs, sys[i].tp));
+	bpf_program__set_autoload(s->progs.sys_write_enter,
+				  b->markers && fmode == FUTEX_CLASSIC);
+	bpf_program__set_autoload(s->progs.raw_sys_enter,
+				  fmode != FUTEX_CLASSIC &&
+					  (b->markers || (futex && fmode == FUTEX_RAW)));
+	/* a program on every system call only for markers: with
+	 * markers_later it attaches when the target opens
+	 * trace_marker (ft_bpf_attach_markers), else never; it
+	 * carries the futex calls in RAW mode, so attaches then */
+	b->marker_prog = NULL;
+	if (b->markers && fmode == FUTEX_CLASSIC)
+		b->marker_prog = s->progs.sys_write_enter;
+	else if (b->markers && !(futex && fmode == FUTEX_RAW))
+		b->marker_prog = s->progs.raw_sys_enter;
+	if (b->marker_prog && o->markers_later)
+		bpf_program__set_autoattach(b->marker_prog, false);
+	else
+		b->marker_prog = NULL; /* attached with the others */
+	b->markers_attached = b->markers && !b->marker_prog;
+	snprintf(b->futex_src, sizeof(b->futex_src), "%s",
+		 !futex			? "off"
+		 : fmode == FUTEX_SCHED ? "sched"
+		 : fmode == FUTEX_FEXIT ? "fexit"
+		 : fmode == FUTEX_RAW	? "raw syscall tracepoints"
+		 : tp_exists(b->tracefs, "sys_enter_futex")
+			 ? "syscall tracepoints"
+			 : "off");
+}
+
 /*
  * One load attempt. Futex calls (and trace_marker writes) come from:
  *  SCHED   the scheduler events themselves (the default): a switch-out of
@@ -167,32 +259,7 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o, int fmode,
 		return -1;
 	}
 	b->skel = s;
-	s->rodata->self_tgid = (uint32_t)getpid();
-	s->rodata->mode = (uint32_t)o->mode;
-	if (o->mode == FT_MODE_STREAM) {
-		uint32_t mb = o->ring_mb ? o->ring_mb : 16;
-
-		bpf_map__set_max_entries(s->maps.rb, mb << 20);
-		s->rodata->wakeup_bytes = (uint64_t)mb << 19; /* half full */
-		bpf_map__set_max_entries(s->maps.flight, 1);
-	} else {
-		uint32_t shift = o->flight_shift ? o->flight_shift : 17;
-
-		b->slots_per_cpu = 1u << shift;
-		s->rodata->flight_shift = shift;
-		bpf_map__set_max_entries(s->maps.rb, 4096);
-		bpf_map__set_max_entries(s->maps.flight,
-					 (uint32_t)b->ncpus << shift);
-	}
-	s->rodata->wl_thresh_ns = o->wl_thresh_ns;
-	if (o->wl_comm && *o->wl_comm) {
-		size_t n = strlen(o->wl_comm);
-
-		if (n > FT_COMM_LEN - 1)
-			n = FT_COMM_LEN - 1;
-		memcpy((char *)s->rodata->wl_comm, o->wl_comm, n);
-		s->rodata->wl_comm_len = (uint32_t)n;
-	}
+	set_mode(b, o);
 	b->markers = false;
 	if (!o->no_markers && b->tracefs[0]) {
 		snprintf(marker, sizeof(marker), "%s/trace_marker", b->tracefs);
@@ -223,58 +290,7 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o, int fmode,
 			bpf_program__set_autoattach(irq[i], false);
 		s->rodata->old_irq = old_irq_gap_ms() > 0;
 	}
-	{
-		struct {
-			struct bpf_program *p;
-			const char *tp;
-		} sys[] = {
-			{ s->progs.sys_futex_enter, "sys_enter_futex" },
-			{ s->progs.sys_futex_exit, "sys_exit_futex" },
-			{ s->progs.sys_waitv_enter, "sys_enter_futex_waitv" },
-			{ s->progs.sys_waitv_exit, "sys_exit_futex_waitv" },
-			{ s->progs.sys_wait2_enter, "sys_enter_futex_wait" },
-			{ s->progs.sys_wait2_exit, "sys_exit_futex_wait" },
-			{ s->progs.sys_wake2_enter, "sys_enter_futex_wake" },
-			{ s->progs.sys_wake2_exit, "sys_exit_futex_wake" },
-		};
-		bool fexit = futex && fmode == FUTEX_FEXIT;
-
-		bpf_program__set_autoload(s->progs.fe_futex_wait, fexit);
-		bpf_program__set_autoload(s->progs.fx_futex_wait, fexit);
-		bpf_program__set_autoload(s->progs.fe_futex_wake, fexit);
-		bpf_program__set_autoload(s->progs.fx_futex_wake, fexit);
-		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
-			bpf_program__set_autoload(
-				sys[i].p, futex && fmode == FUTEX_CLASSIC &&
-						  tp_exists(b->tracefs, sys[i].tp));
-		bpf_program__set_autoload(s->progs.sys_write_enter,
-					  b->markers && fmode == FUTEX_CLASSIC);
-		bpf_program__set_autoload(s->progs.raw_sys_enter,
-					  fmode != FUTEX_CLASSIC &&
-						  (b->markers || (futex && fmode == FUTEX_RAW)));
-		/* a program on every system call only for markers: with
-		 * markers_later it attaches when the target opens
-		 * trace_marker (ft_bpf_attach_markers), else never; it
-		 * carries the futex calls in RAW mode, so attaches then */
-		b->marker_prog = NULL;
-		if (b->markers && fmode == FUTEX_CLASSIC)
-			b->marker_prog = s->progs.sys_write_enter;
-		else if (b->markers && !(futex && fmode == FUTEX_RAW))
-			b->marker_prog = s->progs.raw_sys_enter;
-		if (b->marker_prog && o->markers_later)
-			bpf_program__set_autoattach(b->marker_prog, false);
-		else
-			b->marker_prog = NULL; /* attached with the others */
-		b->markers_attached = b->markers && !b->marker_prog;
-		snprintf(b->futex_src, sizeof(b->futex_src), "%s",
-			 !futex			? "off"
-			 : fmode == FUTEX_SCHED ? "sched"
-			 : fmode == FUTEX_FEXIT ? "fexit"
-			 : fmode == FUTEX_RAW	? "raw syscall tracepoints"
-			 : tp_exists(b->tracefs, "sys_enter_futex")
-				 ? "syscall tracepoints"
-				 : "off");
-	}
+	choose_programs(b, o, fmode);
 	rc = frametrace__load(s);
 	if (rc) {
 		snprintf(err, errlen, "loading the BPF programs failed: %s",

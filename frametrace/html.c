@@ -41,6 +41,39 @@ static const char js[] =
 	"var c=(isNaN(nx)||isNaN(ny))?x.localeCompare(y):nx-ny;return asc?c:-c;});"
 	"rows.forEach(function(r){tb.appendChild(r);});};});";
 
+/* The slow frames on frame_plot's axes (its geometry), each linked to
+ * its explanation. */
+static void slow_marks(FILE *f, const struct ft_report *r, uint64_t t0,
+		       uint64_t t1, double ymax)
+{
+	const struct ft_trace *t = r->t;
+	const double W = 1100, H = 260, L = 50, B = 30, T = 10;
+
+	for (size_t k = 0; k < r->nslow; k++) {
+		const struct ft_frame *fr = &t->frames[r->slow[k]];
+		double v = (double)fr->frametime_ns / 1e6;
+		double x = L + (W - L - 10) * (double)(fr->present_ns - t0) / (double)(t1 - t0);
+		double y = T + (H - B - T) * (1 - (v > ymax ? ymax : v) / ymax);
+		int ex = -1;
+
+		for (size_t j = 0; j < r->nex; j++)
+			if (r->ex[j].frame == r->slow[k])
+				ex = (int)j;
+		if (ex >= 0)
+			fprintf(f, "<a href='#slow%d'>", ex);
+		fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'><title>%.2f ms "
+			"at %.6f s%s</title></circle>", x, y, ex >= 0 ? "#d33" : "#f99",
+			v, (double)fr->present_ns / 1e9,
+			ex >= 0 ? " (explained below)" : "");
+		if (v > ymax)
+			fprintf(f, "<text x='%.1f' y='%.1f' fill='#d33'>%.0f</text>",
+				x + 5, y + 10, v);
+		if (ex >= 0)
+			fprintf(f, "</a>");
+		fputc('\n', f);
+	}
+}
+
 static void frame_plot(FILE *f, const struct ft_report *r)
 {
 	const struct ft_trace *t = r->t;
@@ -122,29 +155,7 @@ static void frame_plot(FILE *f, const struct ft_report *r)
 	}
 	fprintf(f, "'/>\n");
 	/* slow frames, linked to their explanation */
-	for (size_t k = 0; k < r->nslow; k++) {
-		const struct ft_frame *fr = &t->frames[r->slow[k]];
-		double v = (double)fr->frametime_ns / 1e6;
-		double x = L + (W - L - 10) * (double)(fr->present_ns - t0) / (double)(t1 - t0);
-		double y = T + (H - B - T) * (1 - (v > ymax ? ymax : v) / ymax);
-		int ex = -1;
-
-		for (size_t j = 0; j < r->nex; j++)
-			if (r->ex[j].frame == r->slow[k])
-				ex = (int)j;
-		if (ex >= 0)
-			fprintf(f, "<a href='#slow%d'>", ex);
-		fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'><title>%.2f ms "
-			"at %.6f s%s</title></circle>", x, y, ex >= 0 ? "#d33" : "#f99",
-			v, (double)fr->present_ns / 1e9,
-			ex >= 0 ? " (explained below)" : "");
-		if (v > ymax)
-			fprintf(f, "<text x='%.1f' y='%.1f' fill='#d33'>%.0f</text>",
-				x + 5, y + 10, v);
-		if (ex >= 0)
-			fprintf(f, "</a>");
-		fputc('\n', f);
-	}
+	slow_marks(f, r, t0, t1, ymax);
 	/* axes */
 	for (int i = 0; i <= 4; i++) {
 		double v = ymax * i / 4, y = T + (H - B - T) * (1 - (double)i / 4);

@@ -174,6 +174,190 @@ struct begin {
 	bool used;
 };
 
+/* What one pass over the markers collects. */
+struct marks {
+	struct ft_map tidmap;		/* tid -> its open B..E slices */
+	struct ft_map async;		/* (tgid, cookie) -> its S start */
+	struct ft_map has_counter;	/* tgids with frame-time counters */
+	struct ft_map cursor;		/* tgid -> next begin to try */
+	struct ft_map has_begin;	/* tgids with frame begins */
+	struct open_slices *st;
+	size_t nst, stcap;
+	uint64_t *astart;
+	size_t nas, ascap;
+	struct ft_frame *slices, *counters;
+	size_t nsl, slcap, ncnt, cntcap;
+	struct begin *bg;
+	size_t nbg, bgcap;
+};
+
+static int marks_begin(struct marks *M, uint64_t ts, uint32_t tgid)
+{
+	if (FT_VEC_RESERVE(M->bg, M->nbg, M->bgcap))
+		return -1;
+	M->bg[M->nbg++] = (struct begin){ ts, tgid, false };
+	return 0;
+}
+
+static int marks_slice(struct marks *M, const struct ft_frame *f)
+{
+	if (FT_VEC_RESERVE(M->slices, M->nsl, M->slcap))
+		return -1;
+	M->slices[M->nsl++] = *f;
+	return 0;
+}
+
+/* B..E: a stack per thread; a "frame" slice's end is its present. */
+static int marks_nested(struct marks *M, const struct ft_ev *e,
+			const struct ft_atrace *a, uint32_t tgid)
+{
+	bool isnew;
+	uint32_t *v = ft_map_put(&M->tidmap, e->tid, (uint32_t)M->nst, &isnew);
+	struct open_slices *o;
+
+	if (!v)
+		return -1;
+	if (isnew) {
+		if (FT_VEC_RESERVE(M->st, M->nst, M->stcap))
+			return -1;
+		memset(&M->st[M->nst], 0, sizeof(M->st[M->nst]));
+		M->nst++;
+	}
+	o = &M->st[*v];
+	if (a->kind == 'B') {
+		bool fr = ft_is_frame_name(a->name);
+
+		if (o->depth < STACK_MAX) {
+			o->ts[o->depth] = e->ts;
+			o->frame[o->depth] = fr;
+			o->tgid[o->depth] = tgid;
+		}
+		o->depth++;
+		if (fr && marks_begin(M, e->ts, tgid))
+			return -1;
+	} else if (o->depth) {
+		o->depth--;
+		if (o->depth < STACK_MAX && o->frame[o->depth]) {
+			struct ft_frame f = {
+				.start_ns = o->ts[o->depth],
+				.present_ns = e->ts,
+				.pid = o->tgid[o->depth],
+				.tid = e->tid,
+				.flags = FT_FRAME_MARKER,
+			};
+
+			if (marks_slice(M, &f))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* S..F: async slices, matched by process and cookie. */
+static int marks_async(struct marks *M, const struct ft_ev *e,
+		       const struct ft_atrace *a, uint32_t tgid)
+{
+	uint64_t key = ((uint64_t)tgid << 32) ^ (uint64_t)a->cookie;
+	bool isnew;
+	uint32_t *v;
+
+	if (key == UINT64_MAX)
+		key--;
+	if (a->kind == 'S') {
+		v = ft_map_put(&M->async, key, (uint32_t)M->nas, &isnew);
+		if (!v || FT_VEC_RESERVE(M->astart, M->nas, M->ascap))
+			return -1;
+		if (isnew)
+			M->astart[M->nas++] = e->ts;
+		else
+			M->astart[*v] = e->ts;
+		return marks_begin(M, e->ts, tgid);
+	}
+	v = ft_map_get(&M->async, key);
+	if (v && M->astart[*v]) {
+		struct ft_frame f = {
+			.start_ns = M->astart[*v],
+			.present_ns = e->ts,
+			.pid = tgid,
+			.tid = e->tid,
+			.flags = FT_FRAME_MARKER,
+		};
+
+		M->astart[*v] = 0;
+		if (marks_slice(M, &f))
+			return -1;
+	}
+	return 0;
+}
+
+/* C: a frame-time counter at a present. */
+static int marks_counter(struct marks *M, const struct ft_ev *e,
+			 const struct ft_atrace *a, uint32_t tgid)
+{
+	double scale = ft_frametime_counter_scale(a->name);
+
+	if (scale > 0 && a->value >= 0 && a->value * scale < 1e15) {
+		struct ft_frame f = {
+			.present_ns = e->ts,
+			.frametime_ns = (uint64_t)(a->value * scale),
+			.pid = tgid,
+			.tid = e->tid,
+			.flags = FT_FRAME_MARKER,
+		};
+
+		if (FT_VEC_RESERVE(M->counters, M->ncnt, M->cntcap) ||
+		    !ft_map_put(&M->has_counter, tgid, 1, NULL))
+			return -1;
+		M->counters[M->ncnt++] = f;
+	}
+	return 0;
+}
+
+/* Each counter's frame starts at the oldest unused frame begin. */
+static int marks_counter_frames(struct marks *M, struct ft_trace *t)
+{
+	for (size_t k = 0; k < M->nbg; k++)
+		if (!ft_map_put(&M->has_begin, M->bg[k].tgid, 1, NULL))
+			return -1;
+	for (size_t i = 0; i < M->ncnt; i++) {
+		struct ft_frame f = M->counters[i];
+		bool isnew;
+		uint32_t *cur = ft_map_put(&M->cursor, f.pid, 0, &isnew);
+		struct begin *bg = M->bg;
+		size_t k;
+
+		if (!cur)
+			return -1;
+		/* the oldest unused frame begin of this process, or of any
+		 * process when this one starts none (framebench presents from
+		 * its compositor process) */
+		bool own = ft_map_get(&M->has_begin, f.pid) != NULL;
+
+		if (!own) {
+			cur = ft_map_put(&M->cursor, UINT32_MAX, 0, &isnew);
+			if (!cur)
+				return -1;
+		}
+		for (k = *cur; k < M->nbg; k++)
+			if ((!own || bg[k].tgid == f.pid) && !bg[k].used)
+				break;
+		if (k < M->nbg && bg[k].ts <= f.present_ns) {
+			bg[k].used = true;
+			f.start_ns = bg[k].ts;
+			f.pid = bg[k].tgid;
+			*cur = (uint32_t)(k + 1);
+			/* its frame slices are starts, not whole frames */
+			if (!ft_map_put(&M->has_counter, bg[k].tgid, 1, NULL))
+				return -1;
+		} else if (f.frametime_ns <= f.present_ns) {
+			f.start_ns = f.present_ns - f.frametime_ns;
+		}
+		if (ft_frame_push(t, &f))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Two shapes of frame markers:
  *  - a frame-time counter at each present (framebench: C|tgid|frametime_us|v,
@@ -185,187 +369,54 @@ struct begin {
  */
 long ft_frames_from_marks(struct ft_trace *t)
 {
-	struct ft_map tidmap, async, has_counter, cursor, has_begin;
-	struct open_slices *st = NULL;
-	size_t nst = 0, stcap = 0;
-	uint64_t *astart = NULL;
-	size_t nas = 0, ascap = 0;
+	struct marks M = { 0 };
 	size_t before = t->nframes;
-	struct ft_frame *slices = NULL, *counters = NULL;
-	size_t nsl = 0, slcap = 0, ncnt = 0, cntcap = 0;
-	struct begin *bg = NULL;
-	size_t nbg = 0, bgcap = 0;
 	long rc = -1;
 
-	ft_map_init(&tidmap);
-	ft_map_init(&async);
-	ft_map_init(&has_counter);
-	ft_map_init(&cursor);
-	ft_map_init(&has_begin);
+	ft_map_init(&M.tidmap);
+	ft_map_init(&M.async);
+	ft_map_init(&M.has_counter);
+	ft_map_init(&M.cursor);
+	ft_map_init(&M.has_begin);
 	for (size_t i = 0; i < t->nev; i++) {
 		const struct ft_ev *e = &t->ev[i];
 		struct ft_atrace a;
 		uint32_t tgid;
+		int err = 0;
 
 		if (e->type != FT_EV_MARK ||
 		    ft_atrace_parse(ft_str_get(t, e->arg2), &a))
 			continue;
 		tgid = a.tgid ? a.tgid : e->arg;
-		if (a.kind == 'B' || a.kind == 'E') {
-			bool isnew;
-			uint32_t *v = ft_map_put(&tidmap, e->tid, (uint32_t)nst,
-						 &isnew);
-			struct open_slices *o;
-
-			if (!v)
-				goto out;
-			if (isnew) {
-				if (FT_VEC_RESERVE(st, nst, stcap))
-					goto out;
-				memset(&st[nst], 0, sizeof(st[nst]));
-				nst++;
-			}
-			o = &st[*v];
-			if (a.kind == 'B') {
-				bool fr = ft_is_frame_name(a.name);
-
-				if (o->depth < STACK_MAX) {
-					o->ts[o->depth] = e->ts;
-					o->frame[o->depth] = fr;
-					o->tgid[o->depth] = tgid;
-				}
-				o->depth++;
-				if (fr) {
-					if (FT_VEC_RESERVE(bg, nbg, bgcap))
-						goto out;
-					bg[nbg++] = (struct begin){ e->ts, tgid, false };
-				}
-			} else if (o->depth) {
-				o->depth--;
-				if (o->depth < STACK_MAX && o->frame[o->depth]) {
-					struct ft_frame f = {
-						.start_ns = o->ts[o->depth],
-						.present_ns = e->ts,
-						.pid = o->tgid[o->depth],
-						.tid = e->tid,
-						.flags = FT_FRAME_MARKER,
-					};
-
-					if (FT_VEC_RESERVE(slices, nsl, slcap))
-						goto out;
-					slices[nsl++] = f;
-				}
-			}
-		} else if ((a.kind == 'S' || a.kind == 'F') &&
-			   ft_is_frame_name(a.name)) {
-			uint64_t key = ((uint64_t)tgid << 32) ^ (uint64_t)a.cookie;
-			bool isnew;
-			uint32_t *v;
-
-			if (key == UINT64_MAX)
-				key--;
-			if (a.kind == 'S') {
-				v = ft_map_put(&async, key, (uint32_t)nas, &isnew);
-				if (!v || FT_VEC_RESERVE(astart, nas, ascap))
-					goto out;
-				if (isnew)
-					astart[nas++] = e->ts;
-				else
-					astart[*v] = e->ts;
-				if (FT_VEC_RESERVE(bg, nbg, bgcap))
-					goto out;
-				bg[nbg++] = (struct begin){ e->ts, tgid, false };
-			} else {
-				v = ft_map_get(&async, key);
-				if (v && astart[*v]) {
-					struct ft_frame f = {
-						.start_ns = astart[*v],
-						.present_ns = e->ts,
-						.pid = tgid,
-						.tid = e->tid,
-						.flags = FT_FRAME_MARKER,
-					};
-
-					astart[*v] = 0;
-					if (FT_VEC_RESERVE(slices, nsl, slcap))
-						goto out;
-					slices[nsl++] = f;
-				}
-			}
-		} else if (a.kind == 'C') {
-			double scale = ft_frametime_counter_scale(a.name);
-
-			if (scale > 0 && a.value >= 0 && a.value * scale < 1e15) {
-				struct ft_frame f = {
-					.present_ns = e->ts,
-					.frametime_ns = (uint64_t)(a.value * scale),
-					.pid = tgid,
-					.tid = e->tid,
-					.flags = FT_FRAME_MARKER,
-				};
-
-				if (FT_VEC_RESERVE(counters, ncnt, cntcap) ||
-				    !ft_map_put(&has_counter, tgid, 1, NULL))
-					goto out;
-				counters[ncnt++] = f;
-			}
-		}
-	}
-	for (size_t k = 0; k < nbg; k++)
-		if (!ft_map_put(&has_begin, bg[k].tgid, 1, NULL))
-			goto out;
-	for (size_t i = 0; i < ncnt; i++) {
-		struct ft_frame f = counters[i];
-		bool isnew;
-		uint32_t *cur = ft_map_put(&cursor, f.pid, 0, &isnew);
-		size_t k;
-
-		if (!cur)
-			goto out;
-		/* the oldest unused frame begin of this process, or of any
-		 * process when this one starts none (framebench presents from
-		 * its compositor process) */
-		bool own = ft_map_get(&has_begin, f.pid) != NULL;
-
-		if (!own) {
-			cur = ft_map_put(&cursor, UINT32_MAX, 0, &isnew);
-			if (!cur)
-				goto out;
-		}
-		for (k = *cur; k < nbg; k++)
-			if ((!own || bg[k].tgid == f.pid) && !bg[k].used)
-				break;
-		if (k < nbg && bg[k].ts <= f.present_ns) {
-			bg[k].used = true;
-			f.start_ns = bg[k].ts;
-			f.pid = bg[k].tgid;
-			*cur = (uint32_t)(k + 1);
-			/* its frame slices are starts, not whole frames */
-			if (!ft_map_put(&has_counter, bg[k].tgid, 1, NULL))
-				goto out;
-		} else if (f.frametime_ns <= f.present_ns) {
-			f.start_ns = f.present_ns - f.frametime_ns;
-		}
-		if (ft_frame_push(t, &f))
+		if (a.kind == 'B' || a.kind == 'E')
+			err = marks_nested(&M, e, &a, tgid);
+		else if ((a.kind == 'S' || a.kind == 'F') &&
+			 ft_is_frame_name(a.name))
+			err = marks_async(&M, e, &a, tgid);
+		else if (a.kind == 'C')
+			err = marks_counter(&M, e, &a, tgid);
+		if (err)
 			goto out;
 	}
-	for (size_t i = 0; i < nsl; i++)
-		if (!ft_map_get(&has_counter, slices[i].pid) &&
-		    ft_frame_push(t, &slices[i]))
+	if (marks_counter_frames(&M, t))
+		goto out;
+	for (size_t i = 0; i < M.nsl; i++)
+		if (!ft_map_get(&M.has_counter, M.slices[i].pid) &&
+		    ft_frame_push(t, &M.slices[i]))
 			goto out;
 	ft_frames_fix(t);
 	rc = (long)(t->nframes - before);
 out:
-	free(st);
-	free(astart);
-	free(slices);
-	free(counters);
-	free(bg);
-	ft_map_free(&tidmap);
-	ft_map_free(&async);
-	ft_map_free(&has_counter);
-	ft_map_free(&cursor);
-	ft_map_free(&has_begin);
+	free(M.st);
+	free(M.astart);
+	free(M.slices);
+	free(M.counters);
+	free(M.bg);
+	ft_map_free(&M.tidmap);
+	ft_map_free(&M.async);
+	ft_map_free(&M.has_counter);
+	ft_map_free(&M.cursor);
+	ft_map_free(&M.has_begin);
 	return rc;
 }
 

@@ -65,38 +65,12 @@ bool ft_futex_is_wake(uint16_t op)
 	}
 }
 
-const char *ft_futex_op_name(uint16_t op)
-{
-	static const char *const names[] = {
-		"WAIT", "WAKE", "FD", "REQUEUE", "CMP_REQUEUE", "WAKE_OP",
-		"LOCK_PI", "UNLOCK_PI", "TRYLOCK_PI", "WAIT_BITSET",
-		"WAKE_BITSET", "WAIT_REQUEUE_PI", "CMP_REQUEUE_PI", "LOCK_PI2",
-	};
-
-	if (op == FT_FUTEX_OP_WAITV)
-		return "futex_waitv";
-	if (op == FT_FUTEX_OP_WAIT2)
-		return "futex_wait";
-	if (op == FT_FUTEX_OP_WAKE2)
-		return "futex_wake";
-	if ((op & 0x7f) < sizeof(names) / sizeof(names[0]))
-		return names[op & 0x7f];
-	return "?";
-}
-
 static int vec_push(struct ft_u32vec *v, uint32_t x)
 {
 	if (FT_VEC_RESERVE(v->v, v->n, v->cap))
 		return -1;
 	v->v[v->n++] = x;
 	return 0;
-}
-
-struct ft_tstat *ft_model_task(const struct ft_model *m, uint32_t tid)
-{
-	uint32_t *i = ft_map_get(&m->taskidx, tid);
-
-	return i ? &m->task[*i] : NULL;
 }
 
 struct builder {
@@ -544,6 +518,127 @@ static int seg_idx_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One event of the trace, in order. */
+static int build_event(struct builder *b, const struct ft_ev *e, bool has_waking)
+{
+	struct ft_tstat *s;
+	struct live *l;
+
+	switch (e->type) {
+	case FT_EV_SWITCH:
+		if ((e->flags & FT_F_SUMEXEC) && !b->m->kernel_runtime)
+			b->m->runtime_source = "sum_exec_runtime";
+		if (on_switch(b, e))
+			return -1;
+		break;
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP_NEW:
+		if (on_wake(b, e))
+			return -1;
+		break;
+	case FT_EV_WAKEUP:
+		if (!has_waking && on_wake(b, e))
+			return -1;
+		break;
+	case FT_EV_MIGRATE:
+		s = task_of(b, e->tid, &l);
+		if (!s)
+			return -1;
+		s->migrations++;
+		break;
+	case FT_EV_FUTEX:
+		if (on_futex(b, e))
+			return -1;
+		break;
+	case FT_EV_RUNTIME:
+		s = task_of(b, e->tid, &l);
+		if (!s)
+			return -1;
+		s->runtime_kernel_ns += e->val;
+		break;
+	case FT_EV_EXIT:
+		s = task_of(b, e->tid, &l);
+		if (!s)
+			return -1;
+		if (l->state != TS_RUNNING)
+			l->state = TS_DEAD;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Closes what still runs at the end; each task's runtime from the best
+ * source it has. */
+static int build_close(struct builder *b)
+{
+	struct ft_model *M = b->m;
+
+	for (uint16_t c = 0; c < M->ncpus; c++) {
+		struct ft_tstat *s;
+		struct live *l;
+		uint64_t end;
+
+		if (b->cur[c] < 0)
+			continue;
+		end = M->end_ns > b->since[c] ? M->end_ns : b->since[c];
+		if (push_seg(b, c, end, (uint32_t)b->cur[c], 0, 0,
+			     FT_SEG_OPEN_END))
+			return -1;
+		s = task_of(b, (uint32_t)b->cur[c], &l);
+		if (!s)
+			return -1;
+		if (b->cur[c]) {
+			s->runtime_bursts_ns += end - b->since[c];
+			if (!M->kernel_runtime && l->has_sum)
+				s->runtime_kernel_ns += end - b->since[c];
+		}
+	}
+	if (!M->runtime_source)
+		M->runtime_source = "run bursts";
+	for (size_t i = 0; i < M->ntask; i++) {
+		struct ft_tstat *s = &M->task[i];
+
+		if (M->kernel_runtime || b->live[i].has_sum)
+			s->runtime_ns = s->runtime_kernel_ns;
+		else
+			s->runtime_ns = s->runtime_bursts_ns;
+	}
+	return 0;
+}
+
+/* The segments by CPU and start; per-task lists of segment indices. */
+static int build_index(struct ft_model *m)
+{
+	if (m->nseg > 1)
+		qsort(m->seg, m->nseg, sizeof(*m->seg), seg_cmp);
+	m->cpu_seg = calloc(m->ncpus + 1u, sizeof(*m->cpu_seg));
+	if (!m->cpu_seg)
+		return -1;
+	{
+		size_t k = 0;
+
+		for (uint32_t c = 0; c <= m->ncpus; c++) {
+			while (k < m->nseg && m->seg[k].cpu < c)
+				k++;
+			m->cpu_seg[c] = k;
+		}
+	}
+	for (size_t i = 0; i < m->nseg; i++) {
+		struct ft_tstat *s = ft_model_task(m, m->seg[i].tid);
+
+		if (s && vec_push(&s->segs, (uint32_t)i))
+			return -1;
+	}
+	sort_segs = m->seg;
+	for (size_t i = 0; i < m->ntask; i++)
+		if (m->task[i].segs.n > 1)
+			qsort(m->task[i].segs.v, m->task[i].segs.n, sizeof(uint32_t),
+		      seg_idx_cmp);
+	return 0;
+}
+
 int ft_model_build(struct ft_model *m, const struct ft_trace *t)
 {
 	struct builder b = { .m = m };
@@ -575,114 +670,15 @@ int ft_model_build(struct ft_model *m, const struct ft_trace *t)
 	for (uint32_t c = 0; c < m->ncpus; c++)
 		b.cur[c] = -1;
 
-	for (size_t i = 0; i < t->nev; i++) {
-		const struct ft_ev *e = &t->ev[i];
-		struct ft_tstat *s;
-		struct live *l;
-
-		if (e->cpu >= m->ncpus)
-			continue;
-		switch (e->type) {
-		case FT_EV_SWITCH:
-			if ((e->flags & FT_F_SUMEXEC) && !m->kernel_runtime)
-				m->runtime_source = "sum_exec_runtime";
-			if (on_switch(&b, e))
-				goto out;
-			break;
-		case FT_EV_WAKING:
-		case FT_EV_WAKEUP_NEW:
-			if (on_wake(&b, e))
-				goto out;
-			break;
-		case FT_EV_WAKEUP:
-			if (!has_waking && on_wake(&b, e))
-				goto out;
-			break;
-		case FT_EV_MIGRATE:
-			s = task_of(&b, e->tid, &l);
-			if (!s)
-				goto out;
-			s->migrations++;
-			break;
-		case FT_EV_FUTEX:
-			if (on_futex(&b, e))
-				goto out;
-			break;
-		case FT_EV_RUNTIME:
-			s = task_of(&b, e->tid, &l);
-			if (!s)
-				goto out;
-			s->runtime_kernel_ns += e->val;
-			break;
-		case FT_EV_EXIT:
-			s = task_of(&b, e->tid, &l);
-			if (!s)
-				goto out;
-			if (l->state != TS_RUNNING)
-				l->state = TS_DEAD;
-			break;
-		default:
-			break;
-		}
-	}
-	/* close what still runs at the end */
-	for (uint16_t c = 0; c < m->ncpus; c++) {
-		struct ft_tstat *s;
-		struct live *l;
-		uint64_t end;
-
-		if (b.cur[c] < 0)
-			continue;
-		end = m->end_ns > b.since[c] ? m->end_ns : b.since[c];
-		if (push_seg(&b, c, end, (uint32_t)b.cur[c], 0, 0,
-			     FT_SEG_OPEN_END))
+	for (size_t i = 0; i < t->nev; i++)
+		if (t->ev[i].cpu < m->ncpus &&
+		    build_event(&b, &t->ev[i], has_waking))
 			goto out;
-		s = task_of(&b, (uint32_t)b.cur[c], &l);
-		if (!s)
-			goto out;
-		if (b.cur[c]) {
-			s->runtime_bursts_ns += end - b.since[c];
-			if (!m->kernel_runtime && l->has_sum)
-				s->runtime_kernel_ns += end - b.since[c];
-		}
-	}
-	if (!m->runtime_source)
-		m->runtime_source = "run bursts";
-	for (size_t i = 0; i < m->ntask; i++) {
-		struct ft_tstat *s = &m->task[i];
-
-		if (m->kernel_runtime || b.live[i].has_sum)
-			s->runtime_ns = s->runtime_kernel_ns;
-		else
-			s->runtime_ns = s->runtime_bursts_ns;
-	}
-
-	/* segments by CPU and start; per-task lists of segment indices */
-	if (m->nseg > 1)
-		qsort(m->seg, m->nseg, sizeof(*m->seg), seg_cmp);
-	m->cpu_seg = calloc(m->ncpus + 1u, sizeof(*m->cpu_seg));
-	if (!m->cpu_seg)
+	if (build_close(&b))
 		goto out;
-	{
-		size_t k = 0;
 
-		for (uint32_t c = 0; c <= m->ncpus; c++) {
-			while (k < m->nseg && m->seg[k].cpu < c)
-				k++;
-			m->cpu_seg[c] = k;
-		}
-	}
-	for (size_t i = 0; i < m->nseg; i++) {
-		struct ft_tstat *s = ft_model_task(m, m->seg[i].tid);
-
-		if (s && vec_push(&s->segs, (uint32_t)i))
-			goto out;
-	}
-	sort_segs = m->seg;
-	for (size_t i = 0; i < m->ntask; i++)
-		if (m->task[i].segs.n > 1)
-			qsort(m->task[i].segs.v, m->task[i].segs.n, sizeof(uint32_t),
-		      seg_idx_cmp);
+	if (build_index(m))
+		goto out;
 
 	/* latency criticality: how often a task is woken and wakes others */
 	{
@@ -734,84 +730,4 @@ void ft_model_free(struct ft_model *m)
 	ft_map_free(&m->edgeidx);
 	ft_map_free(&m->chainidx);
 	memset(m, 0, sizeof(*m));
-}
-
-void ft_model_cpu_range(const struct ft_model *m, uint16_t cpu, uint64_t a,
-			uint64_t b, size_t *lo, size_t *hi)
-{
-	size_t l, h, first, last;
-
-	*lo = *hi = 0;
-	if (!m->cpu_seg || cpu >= m->ncpus)
-		return;
-	first = m->cpu_seg[cpu];
-	last = m->cpu_seg[cpu + 1];
-	/* segments on one CPU do not overlap: the first one ending after a */
-	l = first;
-	h = last;
-	while (l < h) {
-		size_t mid = l + (h - l) / 2;
-
-		if (m->seg[mid].end <= a)
-			l = mid + 1;
-		else
-			h = mid;
-	}
-	*lo = l;
-	while (l < last && m->seg[l].start < b)
-		l++;
-	*hi = l;
-}
-
-long ft_model_seg_at(const struct ft_model *m, uint32_t tid, uint64_t ts)
-{
-	const struct ft_tstat *s = ft_model_task(m, tid);
-	size_t l = 0, h;
-
-	if (!s || !s->segs.n)
-		return -1;
-	h = s->segs.n;
-	/* last segment starting at or before ts */
-	while (l < h) {
-		size_t mid = l + (h - l) / 2;
-
-		if (m->seg[s->segs.v[mid]].start <= ts)
-			l = mid + 1;
-		else
-			h = mid;
-	}
-	if (!l)
-		return -1;
-	l--;
-	if (m->seg[s->segs.v[l]].end >= ts)
-		return s->segs.v[l];
-	return -1;
-}
-
-uint64_t ft_model_idle_in(const struct ft_model *m, uint16_t cpu, uint64_t a,
-			  uint64_t b)
-{
-	size_t lo, hi;
-	uint64_t idle = 0;
-
-	ft_model_cpu_range(m, cpu, a, b, &lo, &hi);
-	for (size_t i = lo; i < hi; i++) {
-		const struct ft_seg *s = &m->seg[i];
-		uint64_t x = s->start > a ? s->start : a;
-		uint64_t y = s->end < b ? s->end : b;
-
-		if (s->tid == 0 && y > x)
-			idle += y - x;
-	}
-	return idle;
-}
-
-double ft_tstat_cv(const struct ft_tstat *s)
-{
-	double var;
-
-	if (s->nburst < 2 || s->burst_mean <= 0)
-		return 0;
-	var = s->burst_m2 / (double)(s->nburst - 1);
-	return sqrt(var) / s->burst_mean;
 }

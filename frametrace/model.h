@@ -76,7 +76,6 @@ struct ft_fx {
 /* Wait-type futex operation (FUTEX_WAIT*, LOCK_PI*, futex_waitv/wait). */
 bool ft_futex_is_wait(uint16_t op);
 bool ft_futex_is_wake(uint16_t op);
-const char *ft_futex_op_name(uint16_t op);
 
 struct ft_u32vec {
 	uint32_t *v;

@@ -6,7 +6,7 @@
 # generic rule would put them in a directory of that same name).
 
 FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
-	frametrace/finish.c frametrace/marker.c frametrace/model.c \
+	frametrace/finish.c frametrace/marker.c frametrace/model.c frametrace/model_query.c \
 	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
 	frametrace/import.c frametrace/import_text.c frametrace/import_perf.c \
 	frametrace/import_ftrace.c frametrace/import_events.c \

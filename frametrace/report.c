@@ -223,6 +223,97 @@ static bool frame_counts(const struct ft_frame *f)
 	return !(f->flags & GS_FEED_F_WARMUP);
 }
 
+/* The frames of one process (o->pid, else the one with the most), their
+ * FPS figures and the slow ones, slowest first. */
+static int report_frames(struct ft_report *r, const struct ft_trace *t,
+			 const struct ft_report_opts *o)
+{
+	uint32_t pid = o->pid;
+	double *ft;
+	size_t *tmp;
+
+	if (!pid) {
+		/* the process with the most frames */
+		struct ft_map cnt;
+		uint32_t best = 0;
+
+		ft_map_init(&cnt);
+		for (size_t i = 0; i < t->nframes; i++) {
+			uint32_t *c = ft_map_put(&cnt, t->frames[i].pid, 0,
+						 NULL);
+
+			if (c && ++*c > best) {
+				best = *c;
+				pid = t->frames[i].pid;
+			}
+		}
+		ft_map_free(&cnt);
+	}
+	r->frame_pid = pid;
+	r->fidx = malloc(t->nframes * sizeof(size_t));
+	ft = malloc(t->nframes * sizeof(double));
+	if (!r->fidx || !ft) {
+		free(ft);
+		return -1;
+	}
+	for (size_t i = 0; i < t->nframes; i++)
+		if (t->frames[i].pid == pid && frame_counts(&t->frames[i]) &&
+		    t->frames[i].frametime_ns) {
+			ft[r->nf] = (double)t->frames[i].frametime_ns / 1e6;
+			r->fidx[r->nf++] = i;
+			if (t->frames[i].disturbance)
+				r->ndisturbed++;
+		}
+	frame_source(r);
+	if (r->nf && !gs_fps_summarize(ft, r->nf, 0, NULL, &r->fps)) {
+		r->has_fps = true;
+		r->median_ms = r->fps.ft_p50;
+	}
+	free(ft);
+	r->slow_ms = o->slow_ms > 0 ? o->slow_ms : 2 * r->median_ms;
+	tmp = malloc((r->nf ? r->nf : 1) * sizeof(size_t));
+	if (!tmp)
+		return -1;
+	for (size_t k = 0; k < r->nf; k++)
+		if ((double)t->frames[r->fidx[k]].frametime_ns / 1e6 >
+		    r->slow_ms)
+			tmp[r->nslow++] = r->fidx[k];
+	qsort(tmp, r->nslow, sizeof(size_t), by_frametime_desc);
+	r->slow = tmp;
+	return 0;
+}
+
+/* The median frame and the slow frames explained, each against it. */
+static int report_explain(struct ft_report *r, const struct ft_trace *t)
+{
+	size_t best = 0;
+	double bd = 1e300;
+
+	r->presenter = ft_dominant_presenter(&r->m, r->frame_pid);
+	for (size_t k = 0; k < r->nf; k++) {
+		double d = fabs((double)t->frames[r->fidx[k]].frametime_ns / 1e6 -
+				r->median_ms);
+
+		/* prefer a median frame in the middle of the run */
+		if (d < bd - 1e-9) {
+			bd = d;
+			best = r->fidx[k];
+		}
+	}
+	r->has_median = !ft_explain_frame(&r->m, best, r->presenter, &r->median);
+	r->ex = calloc((size_t)r->o.explain + 1, sizeof(*r->ex));
+	if (!r->ex)
+		return -1;
+	for (size_t k = 0; k < r->nslow && r->nex < (size_t)r->o.explain; k++)
+		if (!ft_explain_frame(&r->m, r->slow[k], r->presenter,
+				     &r->ex[r->nex])) {
+			ft_explain_compare(&r->m, &r->ex[r->nex],
+					   r->has_median ? &r->median : NULL);
+			r->nex++;
+		}
+	return 0;
+}
+
 int ft_report_build(struct ft_report *r, const struct ft_trace *t,
 		    const struct ft_report_opts *o)
 {
@@ -265,89 +356,13 @@ int ft_report_build(struct ft_report *r, const struct ft_trace *t,
 	irq_check(r);
 
 	/* frames of one process */
-	if (t->nframes) {
-		uint32_t pid = o->pid;
-		double *ft;
-		size_t *tmp;
-
-		if (!pid) {
-			/* the process with the most frames */
-			struct ft_map cnt;
-			uint32_t best = 0;
-
-			ft_map_init(&cnt);
-			for (size_t i = 0; i < t->nframes; i++) {
-				uint32_t *c = ft_map_put(&cnt, t->frames[i].pid, 0,
-							 NULL);
-
-				if (c && ++*c > best) {
-					best = *c;
-					pid = t->frames[i].pid;
-				}
-			}
-			ft_map_free(&cnt);
-		}
-		r->frame_pid = pid;
-		r->fidx = malloc(t->nframes * sizeof(size_t));
-		ft = malloc(t->nframes * sizeof(double));
-		if (!r->fidx || !ft) {
-			free(ft);
-			return -1;
-		}
-		for (size_t i = 0; i < t->nframes; i++)
-			if (t->frames[i].pid == pid && frame_counts(&t->frames[i]) &&
-			    t->frames[i].frametime_ns) {
-				ft[r->nf] = (double)t->frames[i].frametime_ns / 1e6;
-				r->fidx[r->nf++] = i;
-				if (t->frames[i].disturbance)
-					r->ndisturbed++;
-			}
-		frame_source(r);
-		if (r->nf && !gs_fps_summarize(ft, r->nf, 0, NULL, &r->fps)) {
-			r->has_fps = true;
-			r->median_ms = r->fps.ft_p50;
-		}
-		free(ft);
-		r->slow_ms = o->slow_ms > 0 ? o->slow_ms : 2 * r->median_ms;
-		tmp = malloc((r->nf ? r->nf : 1) * sizeof(size_t));
-		if (!tmp)
-			return -1;
-		for (size_t k = 0; k < r->nf; k++)
-			if ((double)t->frames[r->fidx[k]].frametime_ns / 1e6 >
-			    r->slow_ms)
-				tmp[r->nslow++] = r->fidx[k];
-		qsort(tmp, r->nslow, sizeof(size_t), by_frametime_desc);
-		r->slow = tmp;
-
-		/* the median frame and the explained slow frames */
-		if (r->has_fps && r->m.nseg) {
-			size_t best = 0;
-			double bd = 1e300;
-
-			r->presenter = ft_dominant_presenter(&r->m, r->frame_pid);
-			for (size_t k = 0; k < r->nf; k++) {
-				double d = fabs((double)t->frames[r->fidx[k]].frametime_ns / 1e6 -
-						r->median_ms);
-
-				/* prefer a median frame in the middle of the run */
-				if (d < bd - 1e-9) {
-					bd = d;
-					best = r->fidx[k];
-				}
-			}
-			r->has_median = !ft_explain_frame(&r->m, best, r->presenter, &r->median);
-			r->ex = calloc((size_t)r->o.explain + 1, sizeof(*r->ex));
-			if (!r->ex)
-				return -1;
-			for (size_t k = 0; k < r->nslow && r->nex < (size_t)r->o.explain; k++)
-				if (!ft_explain_frame(&r->m, r->slow[k], r->presenter,
-						     &r->ex[r->nex])) {
-					ft_explain_compare(&r->m, &r->ex[r->nex],
-							   r->has_median ? &r->median : NULL);
-					r->nex++;
-				}
-		}
-	}
+	if (!t->nframes)
+		return 0;
+	if (report_frames(r, t, o))
+		return -1;
+	/* the median frame and the explained slow frames */
+	if (r->has_fps && r->m.nseg)
+		return report_explain(r, t);
 	return 0;
 }
 

@@ -82,151 +82,178 @@ static void jw_explain(struct gs_jw *w, const char *key,
 	gs_jw_obj_end(w);
 }
 
-void ft_report_json(FILE *f, const struct ft_report *r)
+/* the input and what its reading found */
+static void json_head(struct gs_jw *w, const struct ft_report *r)
 {
-	struct gs_jw w;
 	const struct ft_trace *t = r->t;
 
-	gs_jw_init(&w, f, true);
-	gs_jw_obj(&w, NULL);
-	gs_jw_str(&w, "input", r->o.name ? r->o.name : "");
-	gs_jw_str(&w, "source", ft_meta_get(t, "source") ? ft_meta_get(t, "source") : "");
-	gs_jw_uint(&w, "start_ns", r->m.start_ns);
-	gs_jw_uint(&w, "end_ns", r->m.end_ns);
-	gs_jw_uint(&w, "ncpus", r->m.ncpus);
-	gs_jw_uint(&w, "events", t->nev);
-	gs_jw_uint(&w, "lost_events", t->lost_events);
-	gs_jw_uint(&w, "corrupted_events", t->corrupt_events);
-	gs_jw_uint(&w, "corrupted_bytes", t->corrupt_bytes);
+	gs_jw_str(w, "input", r->o.name ? r->o.name : "");
+	gs_jw_str(w, "source", ft_meta_get(t, "source") ? ft_meta_get(t, "source") : "");
+	gs_jw_uint(w, "start_ns", r->m.start_ns);
+	gs_jw_uint(w, "end_ns", r->m.end_ns);
+	gs_jw_uint(w, "ncpus", r->m.ncpus);
+	gs_jw_uint(w, "events", t->nev);
+	gs_jw_uint(w, "lost_events", t->lost_events);
+	gs_jw_uint(w, "corrupted_events", t->corrupt_events);
+	gs_jw_uint(w, "corrupted_bytes", t->corrupt_bytes);
 	{
 		struct ft_steal_sum st;
 
 		if (!ft_steal_meta_get(t, &st)) {
-			gs_jw_obj(&w, "host_steal");
-			gs_jw_uint(&w, "total_ns", st.total_ns);
-			gs_jw_uint(&w, "span_ns", st.span_ns);
-			gs_jw_int(&w, "ncpus", st.ncpus);
-			gs_jw_arr(&w, "top");
+			gs_jw_obj(w, "host_steal");
+			gs_jw_uint(w, "total_ns", st.total_ns);
+			gs_jw_uint(w, "span_ns", st.span_ns);
+			gs_jw_int(w, "ncpus", st.ncpus);
+			gs_jw_arr(w, "top");
 			for (int k = 0; k < st.ntop; k++) {
-				gs_jw_obj(&w, NULL);
-				gs_jw_uint(&w, "cpu", st.top_cpu[k]);
-				gs_jw_uint(&w, "ns", st.top_ns[k]);
-				gs_jw_obj_end(&w);
+				gs_jw_obj(w, NULL);
+				gs_jw_uint(w, "cpu", st.top_cpu[k]);
+				gs_jw_uint(w, "ns", st.top_ns[k]);
+				gs_jw_obj_end(w);
 			}
-			gs_jw_arr_end(&w);
-			gs_jw_obj_end(&w);
+			gs_jw_arr_end(w);
+			gs_jw_obj_end(w);
 		} else {
-			gs_jw_null(&w, "host_steal");
+			gs_jw_null(w, "host_steal");
 		}
 	}
-	gs_jw_uint(&w, "reconstructed_switches", t->reconstructed);
-	gs_jw_uint(&w, "repaired_switches_other", t->inconsistent);
-	gs_jw_uint(&w, "timeline_contradictions", t->contradictions);
-	gs_jw_str(&w, "irq_context", r->irq_context ? r->irq_context : "unknown");
-	gs_jw_str(&w, "irq_context_stuck_cpus", r->irq_suspect);
-	gs_jw_bool(&w, "partial", t->partial);
+	gs_jw_uint(w, "reconstructed_switches", t->reconstructed);
+	gs_jw_uint(w, "repaired_switches_other", t->inconsistent);
+	gs_jw_uint(w, "timeline_contradictions", t->contradictions);
+	gs_jw_str(w, "irq_context", r->irq_context ? r->irq_context : "unknown");
+	gs_jw_str(w, "irq_context_stuck_cpus", r->irq_suspect);
+	gs_jw_bool(w, "partial", t->partial);
 	if (t->partial)
-		gs_jw_str(&w, "warning", t->warning);
+		gs_jw_str(w, "warning", t->warning);
 	else
-		gs_jw_null(&w, "warning");
-	gs_jw_str(&w, "runtime_source", r->m.runtime_source);
-	gs_jw_arr(&w, "tasks");
+		gs_jw_null(w, "warning");
+	gs_jw_str(w, "runtime_source", r->m.runtime_source);
+}
+
+/* each task's figures, in the report's order */
+static void json_tasks(struct gs_jw *w, const struct ft_report *r)
+{
+	const struct ft_trace *t = r->t;
+
+	gs_jw_arr(w, "tasks");
 	for (size_t k = 0; k < r->norder; k++) {
 		const struct ft_tstat *s = &r->m.task[r->order[k]];
 
-		gs_jw_obj(&w, NULL);
-		gs_jw_uint(&w, "tid", s->tid);
-		gs_jw_uint(&w, "pid", s->pid);
-		gs_jw_str(&w, "comm", ft_task_comm(t, s->tid));
-		gs_jw_str(&w, "process", s->pid ? ft_task_comm(t, s->pid) : "?");
-		gs_jw_uint(&w, "runtime_ns", s->runtime_ns);
-		gs_jw_uint(&w, "runtime_bursts_ns", s->runtime_bursts_ns);
-		gs_jw_uint(&w, "switches", s->switches);
-		gs_jw_uint(&w, "switches_recorded", s->switches_recorded);
-		gs_jw_uint(&w, "switches_repaired", s->repaired);
-		gs_jw_uint(&w, "preempted", s->preempted);
-		gs_jw_uint(&w, "migrations", s->migrations);
-		gs_jw_uint(&w, "wakeups", s->wakeups);
-		gs_jw_uint(&w, "wakes_sent", s->wakes_sent);
-		gs_jw_num(&w, "wake_rate_hz", (double)s->wakeups / ft_report_span_s(r));
-		jw_hist(&w, "run_ns", s->run, true);
-		gs_jw_num(&w, "run_cv", ft_tstat_cv(s));
-		jw_hist(&w, "sleep_ns", s->sleep, true);
-		jw_hist(&w, "wakeup_latency_ns", s->wlat, true);
-		gs_jw_obj(&w, "futex");
-		gs_jw_uint(&w, "waits", s->futex_waits);
-		gs_jw_uint(&w, "wait_ns", s->futex_wait_ns);
-		gs_jw_uint(&w, "max_wait_ns", s->futex_wait_max_ns);
-		gs_jw_uint(&w, "wakes", s->futex_wakes);
-		gs_jw_obj_end(&w);
-		gs_jw_num(&w, "latency_score", s->lat_score);
-		gs_jw_bool(&w, "recorder", s->recorder);
-		gs_jw_obj_end(&w);
+		gs_jw_obj(w, NULL);
+		gs_jw_uint(w, "tid", s->tid);
+		gs_jw_uint(w, "pid", s->pid);
+		gs_jw_str(w, "comm", ft_task_comm(t, s->tid));
+		gs_jw_str(w, "process", s->pid ? ft_task_comm(t, s->pid) : "?");
+		gs_jw_uint(w, "runtime_ns", s->runtime_ns);
+		gs_jw_uint(w, "runtime_bursts_ns", s->runtime_bursts_ns);
+		gs_jw_uint(w, "switches", s->switches);
+		gs_jw_uint(w, "switches_recorded", s->switches_recorded);
+		gs_jw_uint(w, "switches_repaired", s->repaired);
+		gs_jw_uint(w, "preempted", s->preempted);
+		gs_jw_uint(w, "migrations", s->migrations);
+		gs_jw_uint(w, "wakeups", s->wakeups);
+		gs_jw_uint(w, "wakes_sent", s->wakes_sent);
+		gs_jw_num(w, "wake_rate_hz", (double)s->wakeups / ft_report_span_s(r));
+		jw_hist(w, "run_ns", s->run, true);
+		gs_jw_num(w, "run_cv", ft_tstat_cv(s));
+		jw_hist(w, "sleep_ns", s->sleep, true);
+		jw_hist(w, "wakeup_latency_ns", s->wlat, true);
+		gs_jw_obj(w, "futex");
+		gs_jw_uint(w, "waits", s->futex_waits);
+		gs_jw_uint(w, "wait_ns", s->futex_wait_ns);
+		gs_jw_uint(w, "max_wait_ns", s->futex_wait_max_ns);
+		gs_jw_uint(w, "wakes", s->futex_wakes);
+		gs_jw_obj_end(w);
+		gs_jw_num(w, "latency_score", s->lat_score);
+		gs_jw_bool(w, "recorder", s->recorder);
+		gs_jw_obj_end(w);
 	}
-	gs_jw_arr_end(&w);
-	gs_jw_arr(&w, "latency_critical");
+	gs_jw_arr_end(w);
+}
+
+/* who wakes whom: the critical tasks, the graph and the chains */
+static void json_graph(struct gs_jw *w, const struct ft_report *r)
+{
+	gs_jw_arr(w, "latency_critical");
 	for (size_t k = 0; k < r->ncrit && k < (size_t)r->o.top; k++)
-		gs_jw_uint(&w, NULL, r->m.task[r->crit[k]].tid);
-	gs_jw_arr_end(&w);
-	gs_jw_arr(&w, "wake_graph");
+		gs_jw_uint(w, NULL, r->m.task[r->crit[k]].tid);
+	gs_jw_arr_end(w);
+	gs_jw_arr(w, "wake_graph");
 	for (size_t k = 0; k < r->m.nedge; k++) {
 		const struct ft_edge *e = &r->m.edge[r->edges[k]];
 
-		gs_jw_obj(&w, NULL);
-		gs_jw_uint(&w, "waker", e->waker);
-		gs_jw_uint(&w, "wakee", e->wakee);
-		gs_jw_uint(&w, "count", e->count);
-		gs_jw_obj_end(&w);
+		gs_jw_obj(w, NULL);
+		gs_jw_uint(w, "waker", e->waker);
+		gs_jw_uint(w, "wakee", e->wakee);
+		gs_jw_uint(w, "count", e->count);
+		gs_jw_obj_end(w);
 	}
-	gs_jw_arr_end(&w);
-	gs_jw_arr(&w, "wake_chains");
+	gs_jw_arr_end(w);
+	gs_jw_arr(w, "wake_chains");
 	for (size_t k = 0; k < r->m.nchain && k < 20; k++) {
 		const struct ft_chain *c = &r->m.chain[r->chains[k]];
 
-		gs_jw_obj(&w, NULL);
-		gs_jw_arr(&w, "tids");
+		gs_jw_obj(w, NULL);
+		gs_jw_arr(w, "tids");
 		for (int i = 0; i < c->len; i++)
-			gs_jw_uint(&w, NULL, c->tid[i]);
-		gs_jw_arr_end(&w);
-		gs_jw_uint(&w, "count", c->count);
-		gs_jw_obj_end(&w);
+			gs_jw_uint(w, NULL, c->tid[i]);
+		gs_jw_arr_end(w);
+		gs_jw_uint(w, "count", c->count);
+		gs_jw_obj_end(w);
 	}
-	gs_jw_arr_end(&w);
+	gs_jw_arr_end(w);
+}
+
+/* the frames and the explanations of the slow ones */
+static void json_frames(struct gs_jw *w, const struct ft_report *r)
+{
 	if (r->has_fps) {
-		gs_jw_obj(&w, "frames");
-		gs_jw_uint(&w, "pid", r->frame_pid);
-		gs_jw_str(&w, "source", r->frame_source);
-		gs_jw_uint(&w, "count", r->fps.frames);
-		gs_jw_num(&w, "avg_fps", r->fps.avg_fps);
-		gs_jw_num(&w, "low1_percentile_fps", r->fps.low1_percentile_fps);
-		gs_jw_num(&w, "low1_average_fps", r->fps.low1_average_fps);
-		gs_jw_num(&w, "low01_percentile_fps", r->fps.low01_percentile_fps);
-		gs_jw_num(&w, "min_fps", r->fps.min_fps);
-		gs_jw_obj(&w, "frametime_ms");
-		gs_jw_num(&w, "p50", r->fps.ft_p50);
-		gs_jw_num(&w, "p90", r->fps.ft_p90);
-		gs_jw_num(&w, "p99", r->fps.ft_p99);
-		gs_jw_num(&w, "p999", r->fps.ft_p999);
-		gs_jw_num(&w, "max", r->fps.ft_max);
-		gs_jw_obj_end(&w);
-		gs_jw_num(&w, "slow_threshold_ms", r->slow_ms);
-		gs_jw_uint(&w, "slow_count", r->nslow);
-		gs_jw_uint(&w, "disturbed_count", r->ndisturbed);
-		gs_jw_obj_end(&w);
+		gs_jw_obj(w, "frames");
+		gs_jw_uint(w, "pid", r->frame_pid);
+		gs_jw_str(w, "source", r->frame_source);
+		gs_jw_uint(w, "count", r->fps.frames);
+		gs_jw_num(w, "avg_fps", r->fps.avg_fps);
+		gs_jw_num(w, "low1_percentile_fps", r->fps.low1_percentile_fps);
+		gs_jw_num(w, "low1_average_fps", r->fps.low1_average_fps);
+		gs_jw_num(w, "low01_percentile_fps", r->fps.low01_percentile_fps);
+		gs_jw_num(w, "min_fps", r->fps.min_fps);
+		gs_jw_obj(w, "frametime_ms");
+		gs_jw_num(w, "p50", r->fps.ft_p50);
+		gs_jw_num(w, "p90", r->fps.ft_p90);
+		gs_jw_num(w, "p99", r->fps.ft_p99);
+		gs_jw_num(w, "p999", r->fps.ft_p999);
+		gs_jw_num(w, "max", r->fps.ft_max);
+		gs_jw_obj_end(w);
+		gs_jw_num(w, "slow_threshold_ms", r->slow_ms);
+		gs_jw_uint(w, "slow_count", r->nslow);
+		gs_jw_uint(w, "disturbed_count", r->ndisturbed);
+		gs_jw_obj_end(w);
 		if (r->has_median)
-			jw_explain(&w, "median_frame", r, &r->median);
+			jw_explain(w, "median_frame", r, &r->median);
 		else
-			gs_jw_null(&w, "median_frame");
-		gs_jw_arr(&w, "slow_frames");
+			gs_jw_null(w, "median_frame");
+		gs_jw_arr(w, "slow_frames");
 		for (size_t k = 0; k < r->nex; k++)
-			jw_explain(&w, NULL, r, &r->ex[k]);
-		gs_jw_arr_end(&w);
+			jw_explain(w, NULL, r, &r->ex[k]);
+		gs_jw_arr_end(w);
 	} else {
 		/* every documented key, null without frames */
-		gs_jw_null(&w, "frames");
-		gs_jw_null(&w, "median_frame");
-		gs_jw_null(&w, "slow_frames");
+		gs_jw_null(w, "frames");
+		gs_jw_null(w, "median_frame");
+		gs_jw_null(w, "slow_frames");
 	}
+}
+
+void ft_report_json(FILE *f, const struct ft_report *r)
+{
+	struct gs_jw w;
+
+	gs_jw_init(&w, f, true);
+	gs_jw_obj(&w, NULL);
+	json_head(&w, r);
+	json_tasks(&w, r);
+	json_graph(&w, r);
+	json_frames(&w, r);
 	gs_jw_obj_end(&w);
 	gs_jw_done(&w);
 }
