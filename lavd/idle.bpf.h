@@ -215,6 +215,33 @@ static __always_inline s32 home_cpu(struct task_struct *p,
 	return x;
 }
 
+/*
+ * With several domains, an idle CPU of a neighbour (w->cpu): first by
+ * donation, when an over-loaded home gives to an under-loaded neighbour
+ * of the right type; then one of the right type in the same node.
+ */
+static __always_inline bool pick_nbr(struct nbr_walk *w, struct task_ctx *taskc,
+				     u32 dom, struct cpu_ctx *cpuc)
+{
+	struct dom_ctx *hd;
+
+	w->own = dom;
+	w->want_big = wants_big(taskc);
+	w->strict_type = have_little;
+	hd = get_dom(dom);
+	if (hd && READ_ONCE(hd->role) == LAVD_ROLE_STEALEE) {
+		w->donate = true;
+		if (walk_nbrs(w) >= 0) {
+			if (cpuc)
+				cpuc->nr_donate++;
+			return true;
+		}
+		w->donate = false;
+	}
+	w->near_only = true;
+	return walk_nbrs(w) >= 0;
+}
+
 static __always_inline s32 pick_cpu(struct task_struct *p,
 				    struct task_ctx *taskc, s32 prev_cpu,
 				    u64 wake_flags, bool *is_idle)
@@ -223,7 +250,6 @@ static __always_inline s32 pick_cpu(struct task_struct *p,
 	const struct cpumask *idle_smt, *cands;
 	struct cpu_ctx *cpuc = get_cpu_ctx();
 	s32 cpu, waker_cpu = -1, home;
-	struct dom_ctx *hd;
 	u32 dom;
 
 	*is_idle = false;
@@ -299,29 +325,9 @@ static __always_inline s32 pick_cpu(struct task_struct *p,
 		return cpu;
 	}
 
-	if (nr_doms > 1) {
-		/* Donation: an over-loaded home gives to an under-loaded
-		 * neighbour of the right type. */
-		w.own = dom;
-		w.want_big = wants_big(taskc);
-		w.strict_type = have_little;
-		hd = get_dom(dom);
-		if (hd && READ_ONCE(hd->role) == LAVD_ROLE_STEALEE) {
-			w.donate = true;
-			if (walk_nbrs(&w) >= 0) {
-				if (cpuc)
-					cpuc->nr_donate++;
-				*is_idle = true;
-				return w.cpu;
-			}
-			w.donate = false;
-		}
-		/* An idle CPU of the right type in the same node. */
-		w.near_only = true;
-		if (walk_nbrs(&w) >= 0) {
-			*is_idle = true;
-			return w.cpu;
-		}
+	if (nr_doms > 1 && pick_nbr(&w, taskc, dom, cpuc)) {
+		*is_idle = true;
+		return w.cpu;
 	}
 	/* Any idle usable CPU: better than waiting (work conservation). */
 	cpu = scx_bpf_pick_idle_cpu(usable_cands(p), 0);

@@ -164,6 +164,68 @@ static void classify(struct gs_mh_log *log, const double *fps_col,
 	}
 }
 
+/* The frame header's shape: its column count and where the columns we
+ * read are (-1 absent). */
+struct mh_cols {
+	size_t n;
+	int ft, fps, el;
+};
+
+/* One frame row: 0, -1 with err said, -2 out of memory. */
+static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
+		    size_t *cap, double **fps_col, size_t *fps_cap,
+		    const char *path, size_t lineno, char *err, size_t errlen)
+{
+	char *fields[MAX_COLS];
+	size_t nf = split_csv(l, fields, MAX_COLS);
+	double ft, fps = 0, el = 0;
+
+	if (nf != c->n) {
+		errf(err, errlen, path, lineno,
+		     "expected %zu comma-separated fields as in "
+		     "the header on line %zu, got %zu",
+		     c->n, log->header_line, nf);
+		return -1;
+	}
+	if (parse_num_field(fields[c->ft], &ft) || ft < 0) {
+		errf(err, errlen, path, lineno,
+		     "column 'frametime': expected a "
+		     "non-negative number, got '%s'",
+		     fields[c->ft]);
+		return -1;
+	}
+	if (c->fps >= 0 && parse_num_field(fields[c->fps], &fps)) {
+		errf(err, errlen, path, lineno,
+		     "column 'fps': expected a number, got '%s'",
+		     fields[c->fps]);
+		return -1;
+	}
+	if (c->el >= 0 &&
+	    (parse_num_field(fields[c->el], &el) || el < 0)) {
+		errf(err, errlen, path, lineno,
+		     "column 'elapsed': expected a "
+		     "non-negative number, got '%s'",
+		     fields[c->el]);
+		return -1;
+	}
+	if (push_row(log, cap, ft, (uint64_t)el))
+		return -2;
+	if (c->fps >= 0) {
+		if (log->n > *fps_cap) {
+			double *nf2;
+
+			*fps_cap = *cap;
+			nf2 = realloc(*fps_col,
+				      *fps_cap * sizeof(*nf2));
+			if (!nf2)
+				return -2;
+			*fps_col = nf2;
+		}
+		(*fps_col)[log->n - 1] = fps;
+	}
+	return 0;
+}
+
 int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 	       size_t errlen)
 {
@@ -237,52 +299,14 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 		if (!*l)
 			continue;
 		{
-			size_t nf = split_csv(l, fields, MAX_COLS);
-			double ft, fps = 0, el = 0;
+			struct mh_cols c = { ncols, c_ft, c_fps, c_el };
+			int r = read_row(log, l, &c, &cap, &fps_col, &fps_cap, path,
+					 lineno, err, errlen);
 
-			if (nf != ncols) {
-				errf(err, errlen, path, lineno,
-				     "expected %zu comma-separated fields as in "
-				     "the header on line %zu, got %zu",
-				     ncols, log->header_line, nf);
-				goto out;
-			}
-			if (parse_num_field(fields[c_ft], &ft) || ft < 0) {
-				errf(err, errlen, path, lineno,
-				     "column 'frametime': expected a "
-				     "non-negative number, got '%s'",
-				     fields[c_ft]);
-				goto out;
-			}
-			if (c_fps >= 0 && parse_num_field(fields[c_fps], &fps)) {
-				errf(err, errlen, path, lineno,
-				     "column 'fps': expected a number, got '%s'",
-				     fields[c_fps]);
-				goto out;
-			}
-			if (c_el >= 0 &&
-			    (parse_num_field(fields[c_el], &el) || el < 0)) {
-				errf(err, errlen, path, lineno,
-				     "column 'elapsed': expected a "
-				     "non-negative number, got '%s'",
-				     fields[c_el]);
-				goto out;
-			}
-			if (push_row(log, &cap, ft, (uint64_t)el))
+			if (r == -2)
 				goto oom;
-			if (c_fps >= 0) {
-				if (log->n > fps_cap) {
-					double *nf2;
-
-					fps_cap = cap;
-					nf2 = realloc(fps_col,
-						      fps_cap * sizeof(*nf2));
-					if (!nf2)
-						goto oom;
-					fps_col = nf2;
-				}
-				fps_col[log->n - 1] = fps;
-			}
+			if (r)
+				goto out;
 		}
 	}
 	if (ferror(f)) {

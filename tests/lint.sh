@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The house rules, checked by machine (make lint; make test runs it too):
-#   shellcheck   every shell script, warnings and errors (silence one
-#                inline with the reason: # shellcheck disable=SCnnnn)
-#   cppcheck     the user-space C, warning and portability classes
-#                (silence inline with the reason: // cppcheck-suppress ID)
+#   scripts      shellcheck on every shell script, warnings and errors
+#                (silenced inline with the reason, by a disable directive)
+#   C            cppcheck on the user-space C, warning and portability
+#                classes (silenced inline with the reason: cppcheck-suppress)
 #   file size    no source file over 800 lines
 #   function     no C function over 120 lines, declarator to closing brace
 #   includes     no tool includes another tool's files

@@ -314,6 +314,65 @@ struct xcheck {
 	int rule;		/* index into perf_rules */
 };
 
+/* The task rows of `perf sched latency -p` output; FAILS counts what
+ * went wrong (-1: the file cannot be opened). */
+static int read_rows(const char *latency, struct perf_row **out,
+		     size_t *nrows, int *fails)
+{
+	struct perf_row *rows = NULL;
+	size_t cap = 0;
+	char line[1024];
+	FILE *f = fopen(latency, "r");
+
+	if (!f) {
+		printf("%s: cannot open\n", latency);
+		++*fails;
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct perf_row p;
+
+		if (parse_latency_line(line, &p))
+			continue;
+		if (FT_VEC_RESERVE(rows, *nrows, cap)) {
+			printf("out of memory\n");
+			++*fails;
+			break;
+		}
+		rows[(*nrows)++] = p;
+	}
+	fclose(f);
+	*out = rows;
+	return 0;
+}
+
+/* The rule that fits perf's counts: fewest asserted differences, then
+ * fewest in all; -1 when memory is short. */
+static int pick_rule(const struct ft_trace *t, struct perf_count *pc,
+		     const struct perf_row *rows, size_t nrows)
+{
+	int best = -1, best_asserted = 0, best_all = 0;
+
+	for (size_t r = 0; r < NRULES; r++) {
+		int all, asserted;
+
+		if (perf_count(t, &perf_rules[r], &pc[r])) {
+			printf("out of memory\n");
+			return -1;
+		}
+		asserted = rule_misfits(&pc[r], rows, nrows, &all);
+		printf("rule %zu (%s): %d tasks differ, %d of them with >= 20 "
+		       "switches\n", r, perf_rules[r].name, all, asserted);
+		if (best < 0 || asserted < best_asserted ||
+		    (asserted == best_asserted && all < best_all)) {
+			best = (int)r;
+			best_asserted = asserted;
+			best_all = all;
+		}
+	}
+	return best;
+}
+
 /* Returns the number of failed comparisons; prints a table. */
 static int crosscheck(const char *script, const char *latency,
 		      struct xcheck *x)
@@ -322,10 +381,9 @@ static int crosscheck(const char *script, const char *latency,
 	struct ft_model m;
 	struct perf_count pc[NRULES];
 	struct perf_row *rows = NULL;
-	size_t nrows = 0, cap = 0;
-	char err[1024], line[1024];
-	FILE *f;
-	int fails = 0, best = -1, best_asserted = 0, best_all = 0;
+	size_t nrows = 0;
+	char err[1024];
+	int fails = 0, best;
 	uint64_t sum_ours = 0, sum_perf = 0;
 	int rc = ft_load(script, &t, err, sizeof(err));
 
@@ -346,49 +404,18 @@ static int crosscheck(const char *script, const char *latency,
 	       "other repairs (not seen by perf, not in its count)\n",
 	       m.runtime_source, (unsigned long long)t.reconstructed,
 	       (unsigned long long)t.inconsistent);
-	f = fopen(latency, "r");
-	if (!f) {
-		printf("%s: cannot open\n", latency);
-		fails++;
+	if (read_rows(latency, &rows, &nrows, &fails))
 		goto out;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		struct perf_row p;
-
-		if (parse_latency_line(line, &p))
-			continue;
-		if (FT_VEC_RESERVE(rows, nrows, cap)) {
-			printf("out of memory\n");
-			fails++;
-			break;
-		}
-		rows[nrows++] = p;
-	}
-	fclose(f);
 	if (!nrows) {
 		printf("%s: no task rows (expected 'perf sched latency -p' output)\n",
 		       latency);
 		fails++;
 		goto out;
 	}
-	/* the rule that fits: fewest asserted differences, then fewest in all */
-	for (size_t r = 0; r < NRULES; r++) {
-		int all, asserted;
-
-		if (perf_count(&t, &perf_rules[r], &pc[r])) {
-			printf("out of memory\n");
-			fails++;
-			goto out;
-		}
-		asserted = rule_misfits(&pc[r], rows, nrows, &all);
-		printf("rule %zu (%s): %d tasks differ, %d of them with >= 20 "
-		       "switches\n", r, perf_rules[r].name, all, asserted);
-		if (best < 0 || asserted < best_asserted ||
-		    (asserted == best_asserted && all < best_all)) {
-			best = (int)r;
-			best_asserted = asserted;
-			best_all = all;
-		}
+	best = pick_rule(&t, pc, rows, nrows);
+	if (best < 0) {
+		fails++;
+		goto out;
 	}
 	x->rule = best;
 	printf("perf's rule: %s\n", perf_rules[best].name);
