@@ -4,27 +4,6 @@
 # Options come from the program's own --help, profile names from
 # --list-profiles, so they cannot fall behind the program.
 
-# Every -x and --name that PROG [ARGS] --help mentions.
-_gamesched_options()
-{
-	"$@" --help 2>/dev/null |
-		grep -oE -- '(^|[][ ,(|])--?[a-zA-Z][a-zA-Z0-9-]*' |
-		sed 's/^[][ ,(|]//' | sort -u
-}
-
-# Files (FILTER: a glob to keep, e.g. '*.profile') and directories.
-_gamesched_files()
-{
-	local cur=$1 f
-	compopt -o filenames 2>/dev/null
-	while IFS= read -r f; do
-		# shellcheck disable=SC2053 # FILTER is a glob
-		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
-			COMPREPLY+=("$f")
-		fi
-	done < <(compgen -f -- "$cur")
-}
-
 _framebench()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

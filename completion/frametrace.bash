@@ -4,25 +4,6 @@
 # Commands, and each command's options from its own --help; after "--"
 # (record, watch) the command to run.
 
-_gamesched_options()
-{
-	"$@" --help 2>/dev/null |
-		grep -oE -- '(^|[][ ,(|])--?[a-zA-Z][a-zA-Z0-9-]*' |
-		sed 's/^[][ ,(|]//' | sort -u
-}
-
-_gamesched_files()
-{
-	local cur=$1 f
-	compopt -o filenames 2>/dev/null
-	while IFS= read -r f; do
-		# shellcheck disable=SC2053 # FILTER is a glob
-		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
-			COMPREPLY+=("$f")
-		fi
-	done < <(compgen -f -- "$cur")
-}
-
 _frametrace()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

@@ -5,25 +5,6 @@
 # in @PKGDATADIR@/suites (make install fills the path in) and *.suite
 # files; --only from the workloads of the suite on the command line.
 
-_gamesched_options()
-{
-	"$@" --help 2>/dev/null |
-		grep -oE -- '(^|[][ ,(|])--?[a-zA-Z][a-zA-Z0-9-]*' |
-		sed 's/^[][ ,(|]//' | sort -u
-}
-
-_gamesched_files()
-{
-	local cur=$1 f
-	compopt -o filenames 2>/dev/null
-	while IFS= read -r f; do
-		# shellcheck disable=SC2053 # FILTER is a glob
-		if [[ -d $f ]] || [[ -z ${2-} ]] || [[ $f == ${2} ]]; then
-			COMPREPLY+=("$f")
-		fi
-	done < <(compgen -f -- "$cur")
-}
-
 _gamesuite()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

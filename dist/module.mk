@@ -79,10 +79,12 @@ $(GS_UNIT): dist/lavd.service.in $(GS_PATHS)
 	@mkdir -p $(@D)
 	@echo "generate $@ from $<"
 	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
-$(BUILD)/completion/%: completion/%.bash $(GS_PATHS)
+# each completion with the helpers the four share (completion/common.bash)
+$(BUILD)/completion/%: completion/%.bash completion/common.bash $(GS_PATHS)
 	@mkdir -p $(@D)
-	@echo "generate $@ from $<"
-	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
+	@echo "generate $@ from $< and completion/common.bash"
+	@{ cat $<; echo; sed '1,/^$$/d' completion/common.bash; } | $(GS_SUBST) > $@.tmp && \
+		mv $@.tmp $@
 
 .PHONY: extras version install uninstall
 all: extras
