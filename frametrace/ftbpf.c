@@ -48,16 +48,6 @@ int ft_tracefs(char *path, size_t len)
 	return -1;
 }
 
-static bool tp_exists(const char *tracefs, const char *name)
-{
-	char p[512];
-
-	if (!*tracefs)
-		return false;
-	snprintf(p, sizeof(p), "%s/events/syscalls/%s", tracefs, name);
-	return !access(p, F_OK);
-}
-
 static void note(struct ft_bpf *b, const char *fmt, ...)
 {
 	size_t n = strlen(b->notes);
@@ -182,14 +172,14 @@ static void choose_programs(struct ft_bpf *b, const struct ft_bpf_opts *o,
 		struct bpf_program *p;
 		const char *tp;
 	} sys[] = {
-		{ s->progs.sys_futex_enter, "sys_enter_futex" },
-		{ s->progs.sys_futex_exit, "sys_exit_futex" },
-		{ s->progs.sys_waitv_enter, "sys_enter_futex_waitv" },
-		{ s->progs.sys_waitv_exit, "sys_exit_futex_waitv" },
-		{ s->progs.sys_wait2_enter, "sys_enter_futex_wait" },
-		{ s->progs.sys_wait2_exit, "sys_exit_futex_wait" },
-		{ s->progs.sys_wake2_enter, "sys_enter_futex_wake" },
-		{ s->progs.sys_wake2_exit, "sys_exit_futex_wake" },
+		{ s->progs.sys_futex_enter, "syscalls/sys_enter_futex" },
+		{ s->progs.sys_futex_exit, "syscalls/sys_exit_futex" },
+		{ s->progs.sys_waitv_enter, "syscalls/sys_enter_futex_waitv" },
+		{ s->progs.sys_waitv_exit, "syscalls/sys_exit_futex_waitv" },
+		{ s->progs.sys_wait2_enter, "syscalls/sys_enter_futex_wait" },
+		{ s->progs.sys_wait2_exit, "syscalls/sys_exit_futex_wait" },
+		{ s->progs.sys_wake2_enter, "syscalls/sys_enter_futex_wake" },
+		{ s->progs.sys_wake2_exit, "syscalls/sys_exit_futex_wake" },
 	};
 	bool fexit = futex && fmode == FUTEX_FEXIT;
 
@@ -200,7 +190,7 @@ static void choose_programs(struct ft_bpf *b, const struct ft_bpf_opts *o,
 	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
 		bpf_program__set_autoload(
 			sys[i].p, futex && fmode == FUTEX_CLASSIC &&
-					  tp_exists(b->tracefs, sys[i].tp));
+					  gs_tracepoint_exists(b->tracefs, sys[i].tp));
 	bpf_program__set_autoload(s->progs.sys_write_enter,
 				  b->markers && fmode == FUTEX_CLASSIC);
 	bpf_program__set_autoload(s->progs.raw_sys_enter,
@@ -225,7 +215,7 @@ static void choose_programs(struct ft_bpf *b, const struct ft_bpf_opts *o,
 		 : fmode == FUTEX_SCHED ? "sched"
 		 : fmode == FUTEX_FEXIT ? "fexit"
 		 : fmode == FUTEX_RAW	? "raw syscall tracepoints"
-		 : tp_exists(b->tracefs, "sys_enter_futex")
+		 : gs_tracepoint_exists(b->tracefs, "syscalls/sys_enter_futex")
 			 ? "syscall tracepoints"
 			 : "off");
 }
@@ -265,7 +255,7 @@ static int try_load(struct ft_bpf *b, const struct ft_bpf_opts *o, int fmode,
 		snprintf(marker, sizeof(marker), "%s/trace_marker", b->tracefs);
 		if (!stat(marker, &st) &&
 		    (fmode != FUTEX_CLASSIC ||
-		     tp_exists(b->tracefs, "sys_enter_write"))) {
+		     gs_tracepoint_exists(b->tracefs, "syscalls/sys_enter_write"))) {
 			s->rodata->marker_ino[0] = st.st_ino;
 			s->rodata->marker_dev[0] =
 				(uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));

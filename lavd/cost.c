@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "kinfo.h"
 #include "skel.h"
 #include "util.h"
 

@@ -45,12 +45,8 @@ static bool tracepoint_exists(const struct bpf_program *prog)
 {
 	const char *sec = bpf_program__section_name(prog);	/* tracepoint/syscalls/x */
 	const char *ev = strchr(sec, '/');
-	char dir[256], path[512];
 
-	if (!ev || gs_tracefs_dir(dir, sizeof(dir)))
-		return false;
-	snprintf(path, sizeof(path), "%s/events%s/id", dir, ev);
-	return access(path, R_OK) == 0;
+	return ev && gs_tracepoint_exists(NULL, ev + 1);
 }
 
 int lavd_futex_choose(struct lavd *skel, const struct btf *kbtf,

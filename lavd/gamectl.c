@@ -8,7 +8,7 @@
 
 #include <bpf/bpf.h>
 
-#include "monitor.h"
+#include "kinfo.h"
 #include "report.h"
 #include "skel.h"
 #include "sysinfo.h"
@@ -29,17 +29,6 @@ void lavd_game_init(struct lavd_game *g, const struct lavd_opts *o,
 	g->hup = hup;
 }
 
-/* The tracepoint exists (tracefs), e.g. "task/task_rename". */
-static bool tracepoint_exists(const char *ev)
-{
-	char dir[256], path[512];
-
-	if (gs_tracefs_dir(dir, sizeof(dir)))
-		return false;
-	snprintf(path, sizeof(path), "%s/events/%s/id", dir, ev);
-	return access(path, R_OK) == 0;
-}
-
 void lavd_game_configure(struct lavd_game *g, struct lavd *skel)
 {
 	bool ev;
@@ -47,8 +36,9 @@ void lavd_game_configure(struct lavd_game *g, struct lavd *skel)
 	g->skel = skel;
 	g->on = g->set->n > 0;
 	/* both or neither: a rename without an exec event misses programs */
-	ev = g->on && !g->opts->match_scan && tracepoint_exists("sched/sched_process_exec") &&
-	     tracepoint_exists("task/task_rename");
+	ev = g->on && !g->opts->match_scan &&
+	     gs_tracepoint_exists(NULL, "sched/sched_process_exec") &&
+	     gs_tracepoint_exists(NULL, "task/task_rename");
 	skel->rodata->game_profiles = g->on;
 	bpf_program__set_autoload(skel->progs.lavd_tp_exec, ev);
 	bpf_program__set_autoload(skel->progs.lavd_tp_rename, ev);
@@ -202,6 +192,7 @@ int lavd_game_start(struct lavd_game *g)
 static void reload(struct lavd_game *g)
 {
 	struct lavd_gp_set *tmp;
+	struct lavd_knobs dfl;
 	char err[1200], names[600];
 	__u32 key, next;
 	int fd;
@@ -211,7 +202,9 @@ static void reload(struct lavd_game *g)
 		       "nothing to reload\n");
 		return;
 	}
-	if (lavd_gp_load(g->opts->gp_paths, g->opts->nr_gp_paths, g->opts, g->spare,
+	lavd_opts_default_knobs(g->opts, &dfl);
+	if (lavd_gp_load(g->opts->gp_paths, g->opts->nr_gp_paths, &dfl,
+			 !g->opts->no_futex_boost, lavd_opts_is_option, g->spare,
 			 err, sizeof(err))) {
 		printf("lavd: reloading the game profiles failed: %s; keeping the %d "
 		       "loaded\n", err, g->set->n);

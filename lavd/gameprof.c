@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "options.h"
 #include "policy.h"
 #include "util.h"
 
@@ -60,6 +59,7 @@ struct src {
 	int line;
 	char *err;
 	size_t errlen;
+	lavd_gp_is_global_fn *is_global;	/* a global option's name */
 };
 
 #define ERR(s, ...) gs_err_at((s)->err, (s)->errlen, (s)->name, (s)->line, __VA_ARGS__)
@@ -234,16 +234,17 @@ static int parse_line(const struct src *s, char **tok, int ntok, char *rest1,
 	for (int k = 0; k < LAVD_GK_NR; k++)
 		if (!strcmp(key, lavd_gp_knobs[k].key))
 			return parse_knob(s, k, tok, ntok, p);
-	if (lavd_opts_is_option(key))
+	if (s->is_global && s->is_global(key))
 		return global_key(s, key);
 	return ERR(s, "unknown key '%s' (name, description, match, or a knob: "
 		   "see docs/lavd.md, \"Game profiles\")", key);
 }
 
-int lavd_gp_parse(const char *text, const char *source, struct lavd_gprof *p,
+int lavd_gp_parse(const char *text, const char *source,
+		  lavd_gp_is_global_fn *is_global, struct lavd_gprof *p,
 		  char *err, size_t errlen)
 {
-	struct src s = { source, 0, err, errlen };
+	struct src s = { source, 0, err, errlen, is_global };
 	const char *base = strrchr(source, '/');
 	const char *q = text;
 	char *dot;
@@ -290,24 +291,6 @@ int lavd_gp_parse(const char *text, const char *source, struct lavd_gprof *p,
 					 "the file name '%s' is not a profile name", p->name);
 	}
 	return 0;
-}
-
-void lavd_gp_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k)
-{
-	memset(k, 0, sizeof(*k));
-	k->slice_min_ns = o->slice_min_us * LAVD_NSEC_PER_USEC;
-	k->slice_max_ns = o->slice_max_us * LAVD_NSEC_PER_USEC;
-	k->greedy_slice_ns = o->greedy_slice_us * LAVD_NSEC_PER_USEC;
-	k->slice_scale = LAVD_SCALE;
-	k->lc_freq_w = k->lc_run_w = LAVD_SCALE;
-	k->weight_scale = LAVD_SCALE;
-	k->preempt_shift = (__u32)o->preempt_shift;
-	k->flags = LAVD_KN_EVICTABLE |
-		   (o->no_preemption ? 0 : LAVD_KN_PREEMPT) |
-		   (o->greedy_preempt ? LAVD_KN_GREEDY_PREEMPT : 0) |
-		   (o->no_futex_boost ? 0 : LAVD_KN_FUTEX) |
-		   (o->no_slice_boost ? 0 : LAVD_KN_SLICE_BOOST) |
-		   (o->no_chain_deadline ? 0 : LAVD_KN_CHAIN_DL);
 }
 
 static void set_flag(struct lavd_knobs *k, const struct lavd_gprof *p,
@@ -399,7 +382,8 @@ static int note_file(struct lavd_gp_set *set, const char *path, bool dir,
 
 /* One file into the next slot of set. */
 static int load_file(struct lavd_gp_set *set, const char *path,
-		     const struct lavd_knobs *dfl, bool futex, char *err, size_t errlen)
+		     const struct lavd_knobs *dfl, bool futex,
+		     lavd_gp_is_global_fn *is_global, char *err, size_t errlen)
 {
 	const size_t max = 64 * 1024;
 	struct lavd_gprof *p;
@@ -425,7 +409,7 @@ static int load_file(struct lavd_gp_set *set, const char *path,
 	else if (memchr(buf, '\0', n))
 		snprintf(err, errlen, "%s: not a text file", path);
 	else
-		rc = lavd_gp_parse(buf, path, p, err, errlen);
+		rc = lavd_gp_parse(buf, path, is_global, p, err, errlen);
 	free(buf);
 	if (rc)
 		return -1;
@@ -447,7 +431,8 @@ static int by_name(const void *a, const void *b)
 
 /* A directory's *.conf files, by name. */
 static int load_dir(struct lavd_gp_set *set, const char *dir,
-		    const struct lavd_knobs *dfl, bool futex, char *err, size_t errlen)
+		    const struct lavd_knobs *dfl, bool futex,
+		    lavd_gp_is_global_fn *is_global, char *err, size_t errlen)
 {
 	char *names[LAVD_GP_MAX_FILES + 1];
 	struct dirent *de;
@@ -477,7 +462,8 @@ static int load_dir(struct lavd_gp_set *set, const char *dir,
 		char path[1024];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i] ? names[i] : "");
-		if (!rc && (!names[i] || load_file(set, path, dfl, futex, err, errlen)))
+		if (!rc && (!names[i] ||
+			    load_file(set, path, dfl, futex, is_global, err, errlen)))
 			rc = -1;
 		free(names[i]);
 	}
@@ -485,18 +471,19 @@ static int load_dir(struct lavd_gp_set *set, const char *dir,
 }
 
 int lavd_gp_load(const struct lavd_gp_path *paths, int npaths,
-		 const struct lavd_opts *o, struct lavd_gp_set *set,
+		 const struct lavd_knobs *dfl, bool futex_available,
+		 lavd_gp_is_global_fn *is_global, struct lavd_gp_set *set,
 		 char *err, size_t errlen)
 {
-	struct lavd_knobs dfl;
 	char e[1024];
 
 	memset(set, 0, sizeof(*set));
-	lavd_gp_default_knobs(o, &dfl);
 	for (int i = 0; i < npaths; i++) {
 		int rc = paths[i].dir ?
-			 load_dir(set, paths[i].path, &dfl, !o->no_futex_boost, e, sizeof(e)) :
-			 load_file(set, paths[i].path, &dfl, !o->no_futex_boost, e, sizeof(e));
+			 load_dir(set, paths[i].path, dfl, futex_available, is_global,
+				  e, sizeof(e)) :
+			 load_file(set, paths[i].path, dfl, futex_available, is_global,
+				   e, sizeof(e));
 
 		if (rc) {
 			snprintf(err, errlen, "%s: %s", paths[i].dir ? "--game-profiles" :

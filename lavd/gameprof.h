@@ -24,7 +24,9 @@
 
 #include "intf.h"
 
-struct lavd_opts;
+/* Whether a key is one of lavd's global options (options.c answers): a
+ * profile that sets one is told it belongs on the command line. */
+typedef bool lavd_gp_is_global_fn(const char *key);
 
 #define LAVD_GP_MAX		(LAVD_MAX_PROFILES - 1)	/* index 0 is "none" */
 #define LAVD_GP_MAX_RULES	16	/* match lines per profile */
@@ -125,7 +127,8 @@ struct lavd_gp_set {
  * keys, ranges and rules that can never match. Returns 0, or -1 with
  * "SOURCE:LINE: what" in err.
  */
-int lavd_gp_parse(const char *text, const char *source, struct lavd_gprof *p,
+int lavd_gp_parse(const char *text, const char *source,
+		  lavd_gp_is_global_fn *is_global, struct lavd_gprof *p,
 		  char *err, size_t errlen);
 
 /*
@@ -137,9 +140,6 @@ int lavd_gp_parse(const char *text, const char *source, struct lavd_gprof *p,
 int lavd_gp_resolve(struct lavd_gprof *p, const struct lavd_knobs *dfl,
 		    bool futex_available, char *err, size_t errlen);
 
-/* lavd's own knob values: its options, as every task without a profile. */
-void lavd_gp_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k);
-
 /*
  * Reads every path in order (a directory: its *.conf files by name),
  * parses and resolves each profile, and refuses two profiles with one
@@ -148,7 +148,8 @@ void lavd_gp_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k);
  * "OPTION: FILE:LINE: what" in err.
  */
 int lavd_gp_load(const struct lavd_gp_path *paths, int npaths,
-		 const struct lavd_opts *o, struct lavd_gp_set *set,
+		 const struct lavd_knobs *dfl, bool futex_available,
+		 lavd_gp_is_global_fn *is_global, struct lavd_gp_set *set,
 		 char *err, size_t errlen);
 
 /* A file of set changed on disk since it was read (not yet warned):

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "kinfo.h"
 
+#include <linux/capability.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -100,4 +104,28 @@ unsigned lavd_kernel_hz(char *src, size_t srclen)
 	}
 	gs_strlcpy(src, "unknown", srclen);
 	return 0;
+}
+
+double lavd_now_s(void)
+{
+	return (double)gs_now_ns() / 1e9;
+}
+
+/* Loading struct_ops needs both capabilities (root has them). */
+void lavd_need_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { 0 };
+	bool admin, bpf;
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return;	/* cannot tell: let the kernel decide */
+	admin = data[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
+	bpf = data[CAP_BPF / 32].effective & (1u << (CAP_BPF % 32));
+	if (admin && bpf)
+		return;
+	gs_die(EXIT_RUNTIME,
+	       "loading a scheduler needs root (CAP_SYS_ADMIN and CAP_BPF); "
+	       "missing:%s%s (run with sudo)", admin ? "" : " CAP_SYS_ADMIN",
+	       bpf ? "" : " CAP_BPF");
 }

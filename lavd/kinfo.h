@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Facts about the running kernel the loader hands to BPF that sysfs does
- * not state directly: the scheduler tick rate (CONFIG_HZ), used to time
- * evictions (an eviction by slice := 1 lands on the victim's next tick).
+ * Facts about the running kernel and this process: the scheduler tick rate
+ * (CONFIG_HZ) the loader hands to BPF, which sysfs does not state directly
+ * (it times evictions: an eviction by slice := 1 lands on the victim's
+ * next tick); the clock lavd's times count on; whether this process may
+ * load a scheduler.
  * Parsers are separate from the reads so they are unit-tested
  * (tests/test_lavd_features.c).
  */
@@ -33,5 +35,10 @@ unsigned lavd_hz_round(double measured_hz);
  * where it came from ("config", "timer_list", "unknown").
  */
 unsigned lavd_kernel_hz(char *src, size_t srclen);
+
+/* Seconds on the monotonic clock: the times lavd prints start from it. */
+double lavd_now_s(void);
+/* Exit 1 unless we have CAP_SYS_ADMIN and CAP_BPF. */
+void lavd_need_privileges(void);
 
 #endif

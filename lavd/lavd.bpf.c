@@ -26,7 +26,7 @@
  *
  *   lavd.bpf.h      common state: task/CPU contexts, the loader's settings,
  *                   system-wide globals, accessors (it includes
- *                   compat.bpf.h, intf.h, policy.h, energy.h and knobs.h)
+ *                   lib/scx_compat.bpf.h, intf.h, policy.h, energy.h and knobs.h)
  *   gameprof.bpf.h  game profiles: each task's knob set, the exec and
  *                   rename events the loader matches processes by
  *   lat_cri.bpf.h   behaviour tracking, latency criticality, deadlines,

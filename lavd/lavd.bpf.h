@@ -6,7 +6,7 @@
  * unit, includes this file first and then the concern files (*.bpf.h) in
  * the order its top comment lists.
  * Needs: nothing before it; it includes vmlinux.h, the libbpf BPF
- * headers, compat.bpf.h (kfuncs), intf.h, policy.h and energy.h.
+ * headers, lib/scx_compat.bpf.h (kfuncs), intf.h, policy.h and energy.h.
  */
 #ifndef LAVD_BPF_H
 #define LAVD_BPF_H
@@ -17,7 +17,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "compat.bpf.h"
+#include "scx_compat.bpf.h"
 #include "intf.h"
 #include "policy.h"
 #include "energy.h"

@@ -48,25 +48,6 @@ void lavd_need_sched_ext(void)
 	}
 }
 
-/* Loading struct_ops needs both capabilities (root has them). */
-void lavd_need_privileges(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = { 0 };
-	bool admin, bpf;
-
-	if (syscall(SYS_capget, &hdr, data) != 0)
-		return;	/* cannot tell: let the kernel decide */
-	admin = data[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
-	bpf = data[CAP_BPF / 32].effective & (1u << (CAP_BPF % 32));
-	if (admin && bpf)
-		return;
-	gs_die(EXIT_RUNTIME,
-	       "loading a scheduler needs root (CAP_SYS_ADMIN and CAP_BPF); "
-	       "missing:%s%s (run with sudo)", admin ? "" : " CAP_SYS_ADMIN",
-	       bpf ? "" : " CAP_BPF");
-}
-
 void lavd_loader_init(struct lavd_loader *ld, const struct lavd_opts *opts,
 		      const volatile sig_atomic_t *stop)
 {

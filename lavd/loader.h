@@ -47,8 +47,6 @@ struct lavd_loader {
 
 /* Exit 1 with the reason unless the kernel can take a scheduler now. */
 void lavd_need_sched_ext(void);
-/* Exit 1 unless we have CAP_SYS_ADMIN and CAP_BPF. */
-void lavd_need_privileges(void);
 
 void lavd_loader_init(struct lavd_loader *ld, const struct lavd_opts *opts,
 		      const volatile sig_atomic_t *stop);

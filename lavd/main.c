@@ -28,6 +28,7 @@
 
 #include "bpflog.h"
 #include "cost.h"
+#include "kinfo.h"
 #include "loader.h"
 #include "monitor.h"
 #include "options.h"

@@ -3,7 +3,7 @@
 # concern files it includes), loader in C, pure policy arithmetic in
 # lavd/policy.h (compiled into both, unit-tested on the host).
 
-LAVD_BPF_HDRS := lavd/lavd.bpf.h lavd/compat.bpf.h lavd/lat_cri.bpf.h \
+LAVD_BPF_HDRS := lavd/lavd.bpf.h lib/scx_compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
 	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
 	lavd/policy.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h \

@@ -10,15 +10,10 @@
 #include <bpf/bpf.h>
 
 #include "gamectl.h"
-#include "loader.h"
+#include "kinfo.h"
 #include "report.h"
 #include "sysinfo.h"
 #include "util.h"
-
-double lavd_now_s(void)
-{
-	return (double)gs_now_ns() / 1e9;
-}
 
 int lavd_read_stats(int fd, struct lavd_stats *st)
 {

@@ -16,9 +16,6 @@
 #include "intf.h"
 #include "options.h"
 
-/* Seconds on the monotonic clock: the times lavd prints start from it. */
-double lavd_now_s(void);
-
 /*
  * A copy of the statistics record (map fd) that no refill tore (intf.h,
  * seq_end). Returns 0, or -1 when the map has no valid record.

@@ -436,12 +436,34 @@ bool lavd_opts_is_option(const char *name)
 	return false;
 }
 
+void lavd_opts_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->slice_min_ns = o->slice_min_us * LAVD_NSEC_PER_USEC;
+	k->slice_max_ns = o->slice_max_us * LAVD_NSEC_PER_USEC;
+	k->greedy_slice_ns = o->greedy_slice_us * LAVD_NSEC_PER_USEC;
+	k->slice_scale = LAVD_SCALE;
+	k->lc_freq_w = k->lc_run_w = LAVD_SCALE;
+	k->weight_scale = LAVD_SCALE;
+	k->preempt_shift = (__u32)o->preempt_shift;
+	k->flags = LAVD_KN_EVICTABLE |
+		   (o->no_preemption ? 0 : LAVD_KN_PREEMPT) |
+		   (o->greedy_preempt ? LAVD_KN_GREEDY_PREEMPT : 0) |
+		   (o->no_futex_boost ? 0 : LAVD_KN_FUTEX) |
+		   (o->no_slice_boost ? 0 : LAVD_KN_SLICE_BOOST) |
+		   (o->no_chain_deadline ? 0 : LAVD_KN_CHAIN_DL);
+}
+
+
 void lavd_opts_load_profiles(const struct lavd_opts *o, struct lavd_gp_set *set)
 {
+	struct lavd_knobs dfl;
 	char err[1200];
 
-	if (o->nr_gp_paths && lavd_gp_load(o->gp_paths, o->nr_gp_paths, o, set,
-					   err, sizeof(err)))
+	lavd_opts_default_knobs(o, &dfl);
+	if (o->nr_gp_paths &&
+	    lavd_gp_load(o->gp_paths, o->nr_gp_paths, &dfl, !o->no_futex_boost,
+			 lavd_opts_is_option, set, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "%s", err);
 }
 

@@ -70,6 +70,8 @@ void lavd_opts_load_profiles(const struct lavd_opts *opts, struct lavd_gp_set *s
 
 /* Is name one of lavd's options (without "--")? Profiles refuse those. */
 bool lavd_opts_is_option(const char *name);
+/* lavd's own knob values: its options, as every task without a profile. */
+void lavd_opts_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k);
 
 /*
  * The topology lavd runs on: sysfs (under opts->sysfs), then the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The kfuncs lavd calls, declared here rather than taken from vmlinux.h
- * (BPF_NO_KFUNC_PROTOTYPES), and a small compatibility layer over the
- * names that changed between kernels:
+ * The sched_ext kfuncs lavd and scx_minimal (vm/) call, declared here
+ * rather than taken from vmlinux.h (BPF_NO_KFUNC_PROTOTYPES), and a small
+ * compatibility layer over the names that changed between kernels:
  *
  *   6.12          scx_bpf_dispatch[_vtime], scx_bpf_consume
  *   6.13 ..       scx_bpf_dsq_insert[_vtime], scx_bpf_dsq_move_to_local
@@ -19,11 +19,11 @@
  * resolves a kfunc by the name before its last "___", so the "___lavd"
  * tails below only keep our declarations apart from vmlinux.h's.
  *
- * Needs: vmlinux.h and the libbpf BPF headers, which lavd.bpf.h includes
- * just before this file.
+ * Needs: vmlinux.h and the libbpf BPF headers, included before this file
+ * (lavd/lavd.bpf.h, vm/scx_minimal.bpf.c).
  */
-#ifndef LAVD_COMPAT_BPF_H
-#define LAVD_COMPAT_BPF_H
+#ifndef GS_SCX_COMPAT_BPF_H
+#define GS_SCX_COMPAT_BPF_H
 
 /* Dispatch queues. */
 s32 scx_bpf_create_dsq(u64 dsq_id, s32 node) __ksym __weak;

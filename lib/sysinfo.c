@@ -66,16 +66,6 @@ bool gs_scx_enabled(const struct gs_scx *s)
 	return !strcmp(s->state, "enabled");
 }
 
-bool gs_scx_active(char *ops, size_t opslen)
-{
-	struct gs_scx s;
-
-	gs_scx_read(GS_SCX_ROOT, &s);
-	if (ops && opslen)
-		gs_strlcpy(ops, gs_scx_enabled(&s) ? s.ops : "", opslen);
-	return gs_scx_enabled(&s);
-}
-
 void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root)
 {
 	struct utsname u;
@@ -118,6 +108,21 @@ static bool has_trace_marker(const char *dir, int *err)
 	if (errno != ENOENT || !*err)
 		*err = errno;
 	return false;
+}
+
+bool gs_tracepoint_exists(const char *tracefs, const char *ev)
+{
+	char dir[256], path[512];
+
+	if (!tracefs) {
+		if (gs_tracefs_dir(dir, sizeof(dir)))
+			return false;
+		tracefs = dir;
+	}
+	if (!*tracefs)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s/id", tracefs, ev);
+	return access(path, R_OK) == 0;
 }
 
 int gs_tracefs_dir(char *dir, size_t len)

@@ -53,6 +53,12 @@ void gs_sysinfo_read(struct gs_sysinfo *si, const char *scx_root);
  * (EACCES for a non-root user, ...). Mounts nothing.
  */
 int gs_tracefs_dir(char *dir, size_t len);
+/*
+ * The tracepoint "SUBSYSTEM/EVENT" (e.g. "task/task_rename") exists: its
+ * id under tracefs can be read. tracefs: the directory, "" for none, or
+ * NULL to look it up (gs_tracefs_dir).
+ */
+bool gs_tracepoint_exists(const char *tracefs, const char *ev);
 
 struct gs_jw;
 /*
@@ -64,10 +70,6 @@ struct gs_jw;
  */
 void gs_sysinfo_json(struct gs_jw *w, const struct gs_sysinfo *si);
 void gs_scx_json(struct gs_jw *w, const char *key, const struct gs_scx *s);
-
-/* Whether a sched_ext scheduler is enabled, and its ops name into ops
- * (may be NULL). */
-bool gs_scx_active(char *ops, size_t opslen);
 
 /* One CPU line of /proc/stat, in clock ticks (sysconf(_SC_CLK_TCK)). */
 struct gs_cputimes {

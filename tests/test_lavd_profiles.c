@@ -83,7 +83,7 @@ static void parse_good(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(lavd_gp_parse(unreal, "dir/u.conf", &p, err, sizeof(err)), 0);
+	assert_int_equal(lavd_gp_parse(unreal, "dir/u.conf", lavd_opts_is_option, &p, err, sizeof(err)), 0);
 	assert_string_equal(p.name, "unreal");
 	assert_string_equal(p.desc, "Unreal Engine games");
 	assert_int_equal(p.nrules, 3);
@@ -96,7 +96,7 @@ static void parse_good(void **state)
 	assert_int_equal(p.kline[LAVD_GK_SLICE_SCALE], 9);
 	assert_false(p.set[LAVD_GK_FUTEX]);
 	/* named after its file when it says nothing */
-	assert_int_equal(lavd_gp_parse("match comm x\n", "/etc/lavd/esports.conf", &p,
+	assert_int_equal(lavd_gp_parse("match comm x\n", "/etc/lavd/esports.conf", lavd_opts_is_option, &p,
 				       err, sizeof(err)), 0);
 	assert_string_equal(p.name, "esports");
 }
@@ -107,7 +107,7 @@ static void refuse(const char *text, const char *msg)
 	struct lavd_gprof p;
 	char err[256];
 
-	assert_int_equal(lavd_gp_parse(text, "t.conf", &p, err, sizeof(err)), -1);
+	assert_int_equal(lavd_gp_parse(text, "t.conf", lavd_opts_is_option, &p, err, sizeof(err)), -1);
 	assert_string_equal(err, msg);
 }
 
@@ -166,11 +166,11 @@ static void resolve(void **state)
 	char err[256];
 
 	(void)state;
-	lavd_gp_default_knobs(&o, &dfl);
+	lavd_opts_default_knobs(&o, &dfl);
 	assert_int_equal(dfl.slice_scale, 1024);
 	assert_int_equal(dfl.flags, LAVD_KN_PREEMPT | LAVD_KN_EVICTABLE | LAVD_KN_FUTEX |
 			 LAVD_KN_SLICE_BOOST);
-	assert_int_equal(lavd_gp_parse(unreal, "u.conf", &p, err, sizeof(err)), 0);
+	assert_int_equal(lavd_gp_parse(unreal, "u.conf", lavd_opts_is_option, &p, err, sizeof(err)), 0);
 	assert_int_equal(lavd_gp_resolve(&p, &dfl, true, err, sizeof(err)), 0);
 	assert_int_equal(p.kn.preempt_shift, 4);
 	assert_int_equal(p.kn.lat_cri_boost, 256);
@@ -180,12 +180,12 @@ static void resolve(void **state)
 	assert_int_equal(p.kn.slice_min_ns, 500000);	/* lavd's option */
 	assert_int_equal(p.kn.flags, LAVD_KN_PREEMPT | LAVD_KN_FUTEX | LAVD_KN_SLICE_BOOST);
 	/* bounds crossed against lavd's own: named at the profile's line */
-	assert_int_equal(lavd_gp_parse("match comm x\nslice-min-us 6000\n", "m.conf", &p,
+	assert_int_equal(lavd_gp_parse("match comm x\nslice-min-us 6000\n", "m.conf", lavd_opts_is_option, &p,
 				       err, sizeof(err)), 0);
 	assert_int_equal(lavd_gp_resolve(&p, &dfl, true, err, sizeof(err)), -1);
 	assert_string_equal(err, "m.conf:2: slice-min-us 6000 is above slice-max-us 5000 "
 			    "(the other bound is lavd's option)");
-	assert_int_equal(lavd_gp_parse("match comm x\nfutex-boost on\n", "f.conf", &p,
+	assert_int_equal(lavd_gp_parse("match comm x\nfutex-boost on\n", "f.conf", lavd_opts_is_option, &p,
 				       err, sizeof(err)), 0);
 	assert_int_equal(lavd_gp_resolve(&p, &dfl, false, err, sizeof(err)), -1);
 	assert_string_equal(err, "f.conf:2: futex-boost on needs the futex programs, which "
@@ -193,7 +193,7 @@ static void resolve(void **state)
 	/* options switch flags off for profiles that do not say */
 	o.no_preemption = o.no_slice_boost = true;
 	o.no_chain_deadline = false;
-	lavd_gp_default_knobs(&o, &dfl);
+	lavd_opts_default_knobs(&o, &dfl);
 	assert_int_equal(dfl.flags, LAVD_KN_EVICTABLE | LAVD_KN_FUTEX | LAVD_KN_CHAIN_DL);
 }
 
@@ -206,7 +206,7 @@ static void set_of(struct lavd_gp_set *s, const char *const *texts, int n)
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < n; i++) {
 		snprintf(src, sizeof(src), "p%d.conf", i);
-		assert_int_equal(lavd_gp_parse(texts[i], src, &s->p[i], err, sizeof(err)), 0);
+		assert_int_equal(lavd_gp_parse(texts[i], src, lavd_opts_is_option, &s->p[i], err, sizeof(err)), 0);
 		assert_int_equal(lavd_gp_resolve(&s->p[i], &dfl, true, err, sizeof(err)), 0);
 		s->n++;
 	}
@@ -521,15 +521,17 @@ static void load_dirs(void **state)
 	static struct lavd_gp_set s;
 	struct lavd_opts o = { .slice_min_us = 500, .slice_max_us = 5000, .preempt_shift = 6 };
 	struct lavd_gp_path paths[2];
+	struct lavd_knobs dfl;
 	char dir[300], file[300], err[1200];
 
 	(void)state;
+	lavd_opts_default_knobs(&o, &dfl);
 	put("prof/b.conf", "name beta\nmatch comm b\n");
 	put("prof/a.conf", "match comm a\nlat-cri-boost 64\n");
 	put("prof/README", "not a profile\n");
 	snprintf(dir, sizeof(dir), "%s/prof", tmpdir);
 	paths[0] = (struct lavd_gp_path){ dir, true };
-	assert_int_equal(lavd_gp_load(paths, 1, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(lavd_gp_load(paths, 1, &dfl, true, lavd_opts_is_option, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 2);
 	assert_string_equal(s.p[0].name, "a");	/* by file name */
 	assert_string_equal(s.p[1].name, "beta");
@@ -542,7 +544,7 @@ static void load_dirs(void **state)
 	put("dup.conf", "name beta\nmatch comm x\n");
 	snprintf(file, sizeof(file), "%s/dup.conf", tmpdir);
 	paths[1] = (struct lavd_gp_path){ file, false };
-	assert_int_equal(lavd_gp_load(paths, 2, &o, &s, err, sizeof(err)), -1);
+	assert_int_equal(lavd_gp_load(paths, 2, &dfl, true, lavd_opts_is_option, &s, err, sizeof(err)), -1);
 	if (getenv("TEST_VERBOSE"))
 		printf("%s\n", err);
 	assert_non_null(strstr(err, "--game-profile: "));
@@ -550,7 +552,7 @@ static void load_dirs(void **state)
 	put("none/x.txt", "x");
 	snprintf(dir, sizeof(dir), "%s/none", tmpdir);
 	paths[0] = (struct lavd_gp_path){ dir, true };
-	assert_int_equal(lavd_gp_load(paths, 1, &o, &s, err, sizeof(err)), -1);
+	assert_int_equal(lavd_gp_load(paths, 1, &dfl, true, lavd_opts_is_option, &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "none: no profiles in it (*.conf files)"));
 }
 

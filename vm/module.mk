@@ -29,7 +29,7 @@ $(BUILD)/churn: $(BUILD)/vm/churn.o $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 # scx_minimal: the least a sched_ext scheduler can do, the yardstick for
 # sched_ext's own cost in the VM's measurements (vm/ablation.sh --program)
-$(BUILD)/bpf/scx_minimal.bpf.o: vm/scx_minimal.bpf.c lavd/compat.bpf.h
+$(BUILD)/bpf/scx_minimal.bpf.o: vm/scx_minimal.bpf.c lib/scx_compat.bpf.h
 $(BUILD)/vm/scx_minimal.o: $(BUILD)/bpf/scx_minimal.skel.h
 PROGRAMS += $(BUILD)/scx_minimal
 $(BUILD)/scx_minimal: $(BUILD)/vm/scx_minimal.o $(LIBGS)

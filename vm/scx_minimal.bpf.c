@@ -23,7 +23,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../lavd/compat.bpf.h"
+#include "scx_compat.bpf.h"
 
 #define ENOMEM	12
 
