@@ -5,7 +5,7 @@
  * framebench/profiles/NAME.profile verbatim, NUL-terminated; module.mk makes this object
  * depend on those files.
  */
-#include "profile.h"
+#include "fbprofile.h"
 
 #define FB_EMBED(sym, file)                                                  \
 	__asm__(".section .rodata\n"                                         \

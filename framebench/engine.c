@@ -152,29 +152,6 @@ void fb_engine_free(struct fb_engine *e)
 	e->sh = NULL;
 }
 
-/* ---- helpers ----------------------------------------------------------- */
-
-int fb_sleep_until(struct fb_shm *sh, uint64_t when)
-{
-	int slept = 0;
-
-	for (;;) {
-		uint64_t now = gs_now_ns(), until;
-		struct timespec ts;
-
-		if (now >= when)
-			return slept;
-		if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
-			return -1;
-		until = when - now > FB_WAIT_SLICE_NS ? now + FB_WAIT_SLICE_NS
-						       : when;
-		ts.tv_sec = (time_t)(until / NSEC_PER_SEC);
-		ts.tv_nsec = (long)(until % NSEC_PER_SEC);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		slept = 1;
-	}
-}
-
 /* ---- threads and processes --------------------------------------------- */
 
 static void *task_main(void *arg)

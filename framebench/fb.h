@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "profile.h"
+#include "fbprofile.h"
 #include "stats.h"
 #include "version.h"
 
@@ -209,10 +209,5 @@ static inline bool fb_in_window(const struct fb_shm *sh, uint64_t t)
 	return t >= sh->measure_ns &&
 	       t < atomic_load_explicit(&sh->end_ns, memory_order_relaxed);
 }
-
-/* Sleeps until the absolute CLOCK_MONOTONIC time `when`, in slices of at
- * most 100 ms so a stop request is seen. 1 if it slept, 0 if `when` had
- * passed, -1 on stop. */
-int fb_sleep_until(struct fb_shm *sh, uint64_t when);
 
 #endif

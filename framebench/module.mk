@@ -3,8 +3,7 @@
 # Objects live in $(BUILD)/obj/framebench/ because $(BUILD)/framebench is
 # the program itself.
 
-FB_SRCS := framebench/profile.c framebench/profload.c framebench/dist.c \
-	framebench/builtin.c framebench/plan.c \
+FB_SRCS := framebench/profload.c framebench/builtin.c framebench/plan.c \
 	framebench/work.c framebench/engine.c framebench/tasks.c framebench/bg.c \
 	framebench/disturb.c framebench/collect.c framebench/report.c \
 	framebench/feed.c framebench/markers.c framebench/cli.c \

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "fbprofile.h"
 
 struct gs_rng;
 

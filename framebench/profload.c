@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "datadir.h"
-#include "profile.h"
+#include "fbprofile.h"
 #include "util.h"
 
 int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,

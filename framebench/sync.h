@@ -3,8 +3,9 @@
  * Futex primitives on shared memory (FUTEX_WAIT/WAKE without the PRIVATE
  * flag, so they work across the helper processes, as Wine's fsync does),
  * the Wine-style three-state mutex, and the instrumentation every wait
- * uses: the waker stamps the time, the woken task takes the difference.
- * The self-test times exactly these functions.
+ * uses: the waker stamps the time, the woken task takes the difference;
+ * and the stop-aware sleep every timed task uses. The self-test times
+ * exactly these functions.
  */
 #ifndef FB_SYNC_H
 #define FB_SYNC_H
@@ -167,6 +168,30 @@ static inline void fb_record_push(struct fb_shm *sh, const struct fb_record *r)
 	}
 	sh->rec[head % FB_REC_CAP] = *r;
 	atomic_store_explicit(&sh->rec_head, head + 1, memory_order_release);
+}
+
+/* Sleeps until the absolute CLOCK_MONOTONIC time `when`, in slices of at
+ * most 100 ms so a stop request is seen. 1 if it slept, 0 if `when` had
+ * passed, -1 on stop. */
+static inline int fb_sleep_until(struct fb_shm *sh, uint64_t when)
+{
+	int slept = 0;
+
+	for (;;) {
+		uint64_t now = gs_now_ns(), until;
+		struct timespec ts;
+
+		if (now >= when)
+			return slept;
+		if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+			return -1;
+		until = when - now > FB_WAIT_SLICE_NS ? now + FB_WAIT_SLICE_NS
+						       : when;
+		ts.tv_sec = (time_t)(until / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(until % NSEC_PER_SEC);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		slept = 1;
+	}
 }
 
 #endif

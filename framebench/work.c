@@ -27,11 +27,6 @@ void fb_work_set_rate(double loops_per_us)
 		loops_per_ns = loops_per_us / 1e3;
 }
 
-double fb_work_rate(void)
-{
-	return loops_per_ns * 1e3;
-}
-
 uint64_t fb_work_loops(uint64_t ns)
 {
 	return (uint64_t)((double)ns * loops_per_ns + 0.5);

@@ -30,7 +30,6 @@ void fb_calibrate(struct fb_calib *c, unsigned trials, unsigned trial_us);
 
 /* Sets the rate directly (tests, child processes inherit it by fork). */
 void fb_work_set_rate(double loops_per_us);
-double fb_work_rate(void);
 
 /* Loop iterations of `ns` nanoseconds of nominal work at the calibrated
  * rate (what fb_work_ns runs). */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Work distributions of the profiles (profile.h): sampling, the mean, and
+ * Work distributions of the workload profiles (fbprofile.h): sampling, the mean, and
  * the profile text they are written as.
  */
 #include <math.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "fbprofile.h"
 #include "rng.h"
 #include "util.h"
 

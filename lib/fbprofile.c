@@ -4,7 +4,7 @@
  * separated by blanks, options are KEY=VALUE tokens. Names must be
  * declared before they are used, so every error has one line to point at.
  */
-#include "profile.h"
+#include "fbprofile.h"
 
 #include <stdarg.h>
 #include <stdio.h>

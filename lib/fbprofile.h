@@ -2,9 +2,11 @@
 /*
  * Workload profiles: the text data format that describes a game's frame
  * pipeline (stages and their steps), its helper processes, services, locks
- * and periodic tasks. The format is documented in docs/framebench.md
- * ("Profile format"); the files in framebench/profiles/ are the shipped
- * examples.
+ * and periodic tasks; framebench runs them, frametrace profile writes them
+ * (and checks what it wrote with this parser, under the same limits). The
+ * format is documented in docs/framebench.md ("Profile format"); the files
+ * in framebench/profiles/ are the shipped examples. The distributions'
+ * sampling and formatting are in fbdist.c.
  *
  * The parser is strict: the first problem stops it with
  * "<file>:<line>: expected <what>, got '<token>'".

@@ -21,7 +21,7 @@
 #include "json.h"
 #include "pace.h"
 #include "plan.h"
-#include "profile.h"
+#include "fbprofile.h"
 #include "report.h"
 #include "rng.h"
 #include "work.h"
