@@ -24,7 +24,7 @@ struct side {
 	const char *path;
 	struct ft_trace t;
 	struct ft_model m;
-	struct pr_analysis a;
+	struct ft_pr_analysis a;
 };
 
 /* A thread with a role, as compare names it on both sides. */
@@ -36,7 +36,7 @@ struct row {
 
 static void load(struct side *s, const char *path, uint32_t pid)
 {
-	struct pr_opts o = { .step_ns = -1, .pid = pid };
+	struct ft_pr_opts o = { .step_ns = -1, .pid = pid };
 	char err[1024];
 	int rc;
 
@@ -48,21 +48,21 @@ static void load(struct side *s, const char *path, uint32_t pid)
 		gs_warn("warning: %s", s->t.warning);
 	if (ft_model_build(&s->m, &s->t))
 		gs_die(EXIT_RUNTIME, "out of memory building the timeline of %s", path);
-	rc = pr_analyze(&s->a, &s->m, &o, err, sizeof(err));
+	rc = ft_pr_analyze(&s->a, &s->m, &o, err, sizeof(err));
 	if (rc == -2)
 		gs_die(EXIT_RUNTIME, "out of memory analysing %s", path);
 	if (rc)
 		gs_die(EXIT_USAGE, "%s: %s", path, err);
 }
 
-static double cpu_of(const struct pr_analysis *a, uint32_t tid)
+static double cpu_of(const struct ft_pr_analysis *a, uint32_t tid)
 {
-	long ti = pr_index(a, tid);
+	long ti = ft_pr_index(a, tid);
 
 	return ti < 0 ? 0 : (double)a->th[ti].cpu;
 }
 
-static double stage_cpu(const struct pr_analysis *a, unsigned k)
+static double stage_cpu(const struct ft_pr_analysis *a, unsigned k)
 {
 	return cpu_of(a, a->stage[k].tid) / (double)a->nf;
 }
@@ -75,7 +75,7 @@ static int by_cpu_desc(const void *x, const void *y)
 }
 
 /* The threads with a role, then the rest of the game's processes as one. */
-static size_t rows_of(const struct pr_analysis *a, struct row *r)
+static size_t rows_of(const struct ft_pr_analysis *a, struct row *r)
 {
 	size_t n = 0, p0;
 	double left = 0;
@@ -99,7 +99,7 @@ static size_t rows_of(const struct pr_analysis *a, struct row *r)
 		if (a->per[k].on) {
 			r[n] = (struct row){ .tid = a->per[k].tid,
 					     .cpu = cpu_of(a, a->per[k].tid) };
-			snprintf(r[n++].role, sizeof(r[0].role), "%s", pr_per_name(k));
+			snprintf(r[n++].role, sizeof(r[0].role), "%s", ft_pr_per_name(k));
 		}
 	for (size_t i = 0; i < a->nleft; i++)
 		left += cpu_of(a, a->left[i]);
@@ -121,14 +121,14 @@ static double ratio(double a, double b)
 	return a > 0 ? b / a : NAN;
 }
 
-static double share(const struct pr_analysis *a, double cpu)
+static double share(const struct ft_pr_analysis *a, double cpu)
 {
 	return a->game_cpu > 0 ? cpu / a->game_cpu : 0;
 }
 
 static void side_json(struct gs_jw *w, const char *key, const struct side *s)
 {
-	const struct pr_analysis *a = &s->a;
+	const struct ft_pr_analysis *a = &s->a;
 	struct row *r = malloc((a->nstages + a->npool + a->nsvc + 4) * sizeof(*r));
 	size_t nr = r ? rows_of(a, r) : 0;
 	char l[64];
@@ -148,7 +148,7 @@ static void side_json(struct gs_jw *w, const char *key, const struct side *s)
 	for (unsigned k = 0; k < a->nstages; k++) {
 		gs_jw_obj(w, NULL);
 		gs_jw_str(w, "name", a->stage[k].name);
-		gs_jw_str(w, "thread", pr_label(a, a->stage[k].tid, l, sizeof(l)));
+		gs_jw_str(w, "thread", ft_pr_label(a, a->stage[k].tid, l, sizeof(l)));
 		gs_jw_num(w, "cpu_us_per_frame", stage_cpu(a, k) / 1e3);
 		gs_jw_uint(w, "steps", a->stage[k].nsteps);
 		gs_jw_obj_end(w);
@@ -162,7 +162,7 @@ static void side_json(struct gs_jw *w, const char *key, const struct side *s)
 	for (unsigned v = 0; v < a->nsvc; v++) {
 		gs_jw_obj(w, NULL);
 		gs_jw_str(w, "name", a->svc[v].name);
-		gs_jw_str(w, "thread", pr_label(a, a->svc[v].tid, l, sizeof(l)));
+		gs_jw_str(w, "thread", ft_pr_label(a, a->svc[v].tid, l, sizeof(l)));
 		gs_jw_num(w, "cpu_us_per_frame", a->svc[v].cpu_frame / 1e3);
 		gs_jw_obj_end(w);
 	}
@@ -171,8 +171,8 @@ static void side_json(struct gs_jw *w, const char *key, const struct side *s)
 	for (int k = 0; k < PR_PER_N; k++)
 		if (a->per[k].on) {
 			gs_jw_obj(w, NULL);
-			gs_jw_str(w, "kind", pr_per_name(k));
-			gs_jw_str(w, "thread", pr_label(a, a->per[k].tid, l, sizeof(l)));
+			gs_jw_str(w, "kind", ft_pr_per_name(k));
+			gs_jw_str(w, "thread", ft_pr_label(a, a->per[k].tid, l, sizeof(l)));
 			gs_jw_num(w, "period_ms", (double)a->per[k].period_ns / 1e6);
 			gs_jw_num(w, "cpu_us_per_period", a->per[k].sum.mean / 1e3);
 			gs_jw_obj_end(w);
@@ -189,7 +189,7 @@ static void side_json(struct gs_jw *w, const char *key, const struct side *s)
 		gs_jw_obj(w, NULL);
 		gs_jw_str(w, "role", r[i].role);
 		if (r[i].tid)
-			gs_jw_str(w, "thread", pr_label(a, r[i].tid, l, sizeof(l)));
+			gs_jw_str(w, "thread", ft_pr_label(a, r[i].tid, l, sizeof(l)));
 		else
 			gs_jw_null(w, "thread");
 		gs_jw_num(w, "cpu_share", share(a, r[i].cpu));
@@ -202,7 +202,7 @@ static void side_json(struct gs_jw *w, const char *key, const struct side *s)
 
 static void json(FILE *f, const struct side *x, const struct side *y)
 {
-	const struct pr_analysis *a = &x->a, *b = &y->a;
+	const struct ft_pr_analysis *a = &x->a, *b = &y->a;
 	unsigned ns = a->nstages < b->nstages ? a->nstages : b->nstages;
 	unsigned nv = a->nsvc < b->nsvc ? a->nsvc : b->nsvc;
 	struct gs_jw w;
@@ -249,7 +249,7 @@ static void line(FILE *f, const char *what, const char *x, const char *y, double
 
 static void text(FILE *f, const struct side *x, const struct side *y)
 {
-	const struct pr_analysis *a = &x->a, *b = &y->a;
+	const struct ft_pr_analysis *a = &x->a, *b = &y->a;
 	unsigned ns = a->nstages > b->nstages ? a->nstages : b->nstages;
 	unsigned nv = a->nsvc > b->nsvc ? a->nsvc : b->nsvc;
 	char p[64], q[64], l1[48], l2[48];
@@ -336,13 +336,13 @@ static void text(FILE *f, const struct side *x, const struct side *y)
 			snprintf(what, sizeof(what), "  %s", r->role);
 			if (ar)
 				snprintf(p, sizeof(p), "%.22s %5.1f %%",
-					 ar->tid ? pr_label(a, ar->tid, l1, sizeof(l1)) : "",
+					 ar->tid ? ft_pr_label(a, ar->tid, l1, sizeof(l1)) : "",
 					 100 * share(a, ar->cpu));
 			else
 				snprintf(p, sizeof(p), "-");
 			if (br)
 				snprintf(q, sizeof(q), "%.22s %5.1f %%",
-					 br->tid ? pr_label(b, br->tid, l2, sizeof(l2)) : "",
+					 br->tid ? ft_pr_label(b, br->tid, l2, sizeof(l2)) : "",
 					 100 * share(b, br->cpu));
 			else
 				snprintf(q, sizeof(q), "-");
@@ -422,7 +422,7 @@ int ft_cmd_compare(int argc, char **argv)
 	if (outp ? (ferror(f) | fclose(f)) : fflush(f))
 		gs_die(EXIT_RUNTIME, "%s: write failed", outp ? outp : "stdout");
 	for (int i = 0; i < 2; i++) {
-		pr_free(&s[i].a);
+		ft_pr_free(&s[i].a);
 		ft_model_free(&s[i].m);
 		ft_trace_free(&s[i].t);
 	}

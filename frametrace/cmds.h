@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The subcommands of frametrace (main.c dispatches). Each returns an exit
- * status (util.h). */
+/* The subcommands of frametrace (main.c dispatches), one cmd_<name>.c
+ * each (watch and trigger: cmd_watch.c, cmd_trigger.c). Each returns an
+ * exit status (util.h). */
 #ifndef FT_CMDS_H
 #define FT_CMDS_H
 
@@ -11,7 +12,7 @@ int ft_cmd_import(int argc, char **argv);
 int ft_cmd_report(int argc, char **argv);
 int ft_cmd_export(int argc, char **argv);
 int ft_cmd_info(int argc, char **argv);
-int ft_cmd_profile(int argc, char **argv);	/* profile_write.c */
-int ft_cmd_compare(int argc, char **argv);	/* compare.c */
+int ft_cmd_profile(int argc, char **argv);
+int ft_cmd_compare(int argc, char **argv);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * What the importers (import.c and import_*.c) share: the state of one
  * import, whose counts and first problem import.c turns into the trace's
- * warning, and the header fields of a perf or ftrace event line.
+ * warning (importer.c counts them), and the header fields of a perf or
+ * ftrace event line.
  */
 #ifndef FT_IMPORTER_H
 #define FT_IMPORTER_H

@@ -8,22 +8,25 @@
 FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/finish.c frametrace/marker.c frametrace/model.c frametrace/model_query.c \
 	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
-	frametrace/import.c frametrace/import_text.c frametrace/import_perf.c \
+	frametrace/import.c frametrace/importer.c frametrace/import_text.c frametrace/import_perf.c \
 	frametrace/import_ftrace.c frametrace/import_events.c \
 	frametrace/import_mangohud.c frametrace/present.c \
 	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
 	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
 	frametrace/export.c
-FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/record.c \
-	frametrace/watch.c frametrace/watch_ring.c frametrace/watch_trigger.c \
+FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/cmd_record.c \
+	frametrace/cmd_watch.c frametrace/watch_ring.c frametrace/watch_trigger.c \
 	frametrace/mangotail.c frametrace/capture.c frametrace/present_attach.c
-FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c
-# profile and compare (a replay of a recorded game): framebench's profile
-# parser checks what profile writes, so they link framebench's objects and
-# stay out of the core (the fuzzers build it without framebench).
+# main.c dispatches to one cmd_<name>.c per subcommand
+FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c \
+	frametrace/cmd_export.c frametrace/cmd_info.c frametrace/cmd_trigger.c
+# profile and compare (a replay of a recorded game), outside the core the
+# fuzzers build: profile checks what it writes with the workload profile
+# parser (lib/fbprofile.c).
 FT_PROF_SRCS := frametrace/profile_fit.c frametrace/profile_sig.c \
 	frametrace/profile_roles.c frametrace/profile_side.c \
-	frametrace/profile_steps.c frametrace/profile_write.c frametrace/compare.c
+	frametrace/profile_steps.c frametrace/profile_write.c frametrace/cmd_profile.c \
+	frametrace/cmd_compare.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
 FT_CORE_OBJS := $(call FT_OBJ,$(FT_CORE_SRCS))
@@ -40,11 +43,8 @@ $(BUILD)/bpf/frametrace.bpf.o: frametrace/frametrace.bpf.c frametrace/frametrace
 # ftbpf.c includes the generated skeleton
 $(BUILD)/ft/ftbpf.o: $(BUILD)/bpf/frametrace.skel.h
 
-# framebench's profile.h (its parser), included by name
-$(BUILD)/ft/profile_write.o: CFLAGS += -Iframebench
-
 PROGRAMS += $(BUILD)/frametrace
-$(BUILD)/frametrace: $(FT_ALL_OBJS) $(FB_LIB) $(LIBGS)
+$(BUILD)/frametrace: $(FT_ALL_OBJS) $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
 
 # The core as a library for the unit tests and the fuzzers.
@@ -70,10 +70,10 @@ $(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
 # The derivation of frametrace profile on hand-made timelines.
 TESTS += $(BUILD)/tests/test_frametrace_profile
 $(BUILD)/tests/test_frametrace_profile: $(BUILD)/tests/test_frametrace_profile.o \
-		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(FB_LIB) $(LIBGS)
+		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(BUILD)/tests/test_frametrace_profile.o: CFLAGS += -Iframetrace -Iframebench
+$(BUILD)/tests/test_frametrace_profile.o: CFLAGS += -Iframetrace
 
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus

@@ -25,7 +25,7 @@ static double nearest_rank(const double *sorted, size_t n, double p)
 	return sorted[k - 1];
 }
 
-int pf_summarize(const double *x, size_t n, struct pf_sum *s)
+int ft_pf_summarize(const double *x, size_t n, struct ft_pf_sum *s)
 {
 	double *v, sum = 0, m2 = 0, m3 = 0, m4 = 0, tm = 0;
 	size_t lo = 0, hi = n, tn;
@@ -78,14 +78,14 @@ int pf_summarize(const double *x, size_t n, struct pf_sum *s)
 	return 0;
 }
 
-void pf_fit(const struct pf_sum *s, struct pf_dist *d)
+void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d)
 {
 	double mean = s->mean > 0 ? s->mean : 0, sd = s->tsd;
 
 	if (mean > MAX_WORK_NS)
 		mean = MAX_WORK_NS;
 	if (s->n < 2 || sd < 0.05 * mean || sd < 1000) {
-		*d = (struct pf_dist){ PF_FIXED, mean, mean };
+		*d = (struct ft_pf_dist){ PF_FIXED, mean, mean };
 		return;
 	}
 	if (s->kurt < -0.6 && fabs(s->skew) <= 0.5) {
@@ -95,18 +95,18 @@ void pf_fit(const struct pf_sum *s, struct pf_dist *d)
 			a = 0;
 			b = 2 * mean;
 		}
-		*d = (struct pf_dist){ PF_UNIFORM, a, b };
+		*d = (struct ft_pf_dist){ PF_UNIFORM, a, b };
 		return;
 	}
-	*d = (struct pf_dist){ PF_NORMAL, mean, sd };
+	*d = (struct ft_pf_dist){ PF_NORMAL, mean, sd };
 }
 
-double pf_dist_mean(const struct pf_dist *d)
+double ft_pf_dist_mean(const struct ft_pf_dist *d)
 {
 	return d->kind == PF_UNIFORM ? (d->a + d->b) / 2 : d->a;
 }
 
-void pf_dist_scale(struct pf_dist *d, double k)
+void ft_pf_dist_scale(struct ft_pf_dist *d, double k)
 {
 	if (!(k >= 0))
 		k = 0;
@@ -119,7 +119,7 @@ static double clamp_work(double v)
 	return v < 0 ? 0 : v > MAX_WORK_NS ? MAX_WORK_NS : v;
 }
 
-void pf_dist_text(const struct pf_dist *d, char *buf, size_t len)
+void ft_pf_dist_text(const struct ft_pf_dist *d, char *buf, size_t len)
 {
 	/* one decimal of a microsecond: rounding may not put a above b */
 	double a = round(clamp_work(d->a) / 100) / 10;
@@ -151,7 +151,7 @@ static int cmp_double(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-uint64_t pf_period(const uint64_t *ts, size_t n, double *share)
+uint64_t ft_pf_period(const uint64_t *ts, size_t n, double *share)
 {
 	double *iv, m, k_sum = 0;
 	size_t ni, regular = 0;
@@ -194,7 +194,7 @@ uint64_t pf_period(const uint64_t *ts, size_t n, double *share)
 	return (uint64_t)llround((double)(ts[n - 1] - ts[0]) / k_sum);
 }
 
-uint64_t pf_vsync_period(const uint64_t *present, size_t n, double *share)
+uint64_t ft_pf_vsync_period(const uint64_t *present, size_t n, double *share)
 {
 	double *iv, m, near_sum = 0;
 	size_t near = 0, hits = 0;
@@ -246,7 +246,7 @@ uint64_t pf_vsync_period(const uint64_t *present, size_t n, double *share)
 	return hits * 10 >= n * 6 ? (uint64_t)llround(m) : 0;
 }
 
-void pf_stem(const char *comm, char *out, size_t len)
+void ft_pf_stem(const char *comm, char *out, size_t len)
 {
 	size_t n;
 
@@ -260,7 +260,7 @@ void pf_stem(const char *comm, char *out, size_t len)
 		out[n] = '\0';
 }
 
-void pf_name(const char *comm, char *out, size_t len)
+void ft_pf_name(const char *comm, char *out, size_t len)
 {
 	size_t k = 0;
 

@@ -13,16 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* framebench's work distributions (framebench/profile.h), in ns */
-enum pf_kind { PF_FIXED, PF_UNIFORM, PF_NORMAL };
+/* the workload profile's work distributions (lib/fbprofile.h), in ns */
+enum ft_pf_kind { PF_FIXED, PF_UNIFORM, PF_NORMAL };
 
-struct pf_dist {
-	enum pf_kind kind;
+struct ft_pf_dist {
+	enum ft_pf_kind kind;
 	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b */
 };
 
 /* A sample summarised; percentiles by nearest rank. */
-struct pf_sum {
+struct ft_pf_sum {
 	size_t n;
 	double mean, sd, min, max, p10, p50, p90, p99;
 	/* spread and shape without the lowest and highest 1 % (from 100
@@ -32,7 +32,7 @@ struct pf_sum {
 };
 
 /* Fills s from x[0..n) (x is not changed). 0, or -1 when out of memory. */
-int pf_summarize(const double *x, size_t n, struct pf_sum *s);
+int ft_pf_summarize(const double *x, size_t n, struct ft_pf_sum *s);
 
 /*
  * framebench's distribution for a summarised sample:
@@ -43,13 +43,13 @@ int pf_summarize(const double *x, size_t n, struct pf_sum *s);
  *    moved to 0 and b to twice the mean, keeping the mean);
  *  - else normal mean~tsd.
  */
-void pf_fit(const struct pf_sum *s, struct pf_dist *d);
-double pf_dist_mean(const struct pf_dist *d);
+void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d);
+double ft_pf_dist_mean(const struct ft_pf_dist *d);
 /* Multiplies the distribution (its mean and spread) by k >= 0. */
-void pf_dist_scale(struct pf_dist *d, double k);
+void ft_pf_dist_scale(struct ft_pf_dist *d, double k);
 /* Profile text: "250.0us", "100.0us..400.0us", "1200.0us~80.0us"; bounds
  * kept within framebench's [0, 1 s]. */
-void pf_dist_text(const struct pf_dist *d, char *buf, size_t len);
+void ft_pf_dist_text(const struct ft_pf_dist *d, char *buf, size_t len);
 
 /*
  * The period of a task from the times it was woken by its timer (sorted,
@@ -59,7 +59,7 @@ void pf_dist_text(const struct pf_dist *d, char *buf, size_t len);
  * of at least 9 intervals are regular, else 0. *share (may be NULL) gets the
  * regular share.
  */
-uint64_t pf_period(const uint64_t *ts, size_t n, double *share);
+uint64_t ft_pf_period(const uint64_t *ts, size_t n, double *share);
 
 /*
  * The refresh period presents (ns, ascending) are paced at, or 0 when they
@@ -73,17 +73,17 @@ uint64_t pf_period(const uint64_t *ts, size_t n, double *share);
  * block's fifth; *share (may be NULL) gets that share. An uncapped game
  * whose frames vary by less than a few percent looks paced, and is.
  */
-uint64_t pf_vsync_period(const uint64_t *present, size_t n, double *share);
+uint64_t ft_pf_vsync_period(const uint64_t *present, size_t n, double *share);
 
 /* A thread name without its trailing number: "llvmpipe-3" -> "llvmpipe",
  * "fb-worker12" -> "fb-worker"; the name itself when nothing is left. */
-void pf_stem(const char *comm, char *out, size_t len);
+void ft_pf_stem(const char *comm, char *out, size_t len);
 
 /*
  * A framebench name (1-31 of letters, digits, '_', '-', '.') for a thread
  * or process: framebench's own "fb-" prefix dropped (a replay of a replay
  * keeps its names), other characters replaced by '_'; "t" when empty.
  */
-void pf_name(const char *comm, char *out, size_t len);
+void ft_pf_name(const char *comm, char *out, size_t len);
 
 #endif

@@ -59,7 +59,7 @@ static void graph_free(struct graph *g)
 	free(g->in0);
 }
 
-static int graph_build(const struct pr_analysis *a, struct graph *g)
+static int graph_build(const struct ft_pr_analysis *a, struct graph *g)
 {
 	size_t nt = a->m->ntask, k = 0;
 
@@ -92,23 +92,23 @@ static int graph_build(const struct pr_analysis *a, struct graph *g)
 	return 0;
 }
 
-bool pr_usable(const struct pr_analysis *a, size_t ti)
+bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti)
 {
 	return a->m->task[ti].tid && !a->th[ti].recorder && a->th[ti].cpu;
 }
 
-static int stem_cmp_a(const struct pr_analysis *a, size_t x, size_t y)
+static int stem_cmp_a(const struct ft_pr_analysis *a, size_t x, size_t y)
 {
 	char sx[16], sy[16];
 
 	if (a->m->task[x].pid != a->m->task[y].pid)
 		return a->m->task[x].pid < a->m->task[y].pid ? -1 : 1;
-	pf_stem(ft_task_comm(a->t, a->m->task[x].tid), sx, sizeof(sx));
-	pf_stem(ft_task_comm(a->t, a->m->task[y].tid), sy, sizeof(sy));
+	ft_pf_stem(ft_task_comm(a->t, a->m->task[x].tid), sx, sizeof(sx));
+	ft_pf_stem(ft_task_comm(a->t, a->m->task[y].tid), sy, sizeof(sy));
 	return strcmp(sx, sy);
 }
 
-static const struct pr_analysis *sort_a;
+static const struct ft_pr_analysis *sort_a;
 
 static int stem_cmp(const void *x, const void *y)
 {
@@ -122,7 +122,7 @@ static int stem_cmp(const void *x, const void *y)
 /* The members of a name group [s, e) of idx that caller signals
  * POOL_PER_FRAME times a frame or more, caller itself left out; their
  * CPU. */
-static unsigned pool_members(const struct pr_analysis *a, const size_t *idx,
+static unsigned pool_members(const struct ft_pr_analysis *a, const size_t *idx,
 			     size_t s, size_t e, size_t caller, uint64_t *cpu)
 {
 	unsigned n = 0;
@@ -130,7 +130,7 @@ static unsigned pool_members(const struct pr_analysis *a, const size_t *idx,
 	*cpu = 0;
 	for (size_t k = s; k < e; k++)
 		if (idx[k] != caller &&
-		    (double)pr_h(a, caller, idx[k]) >= POOL_PER_FRAME * (double)a->nf) {
+		    (double)ft_pr_h(a, caller, idx[k]) >= POOL_PER_FRAME * (double)a->nf) {
 			n++;
 			*cpu += a->th[idx[k]].cpu;
 		}
@@ -144,17 +144,17 @@ static unsigned pool_members(const struct pr_analysis *a, const size_t *idx,
  * frame in all and signalling it back (the fan-in); the members are those
  * it signals, itself left out; the busiest such group.
  */
-static int find_pool(struct pr_analysis *a, const struct graph *g)
+static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 {
 	size_t nt = a->m->ntask, n = 0, best_start = 0, best_e = 0, best_caller = 0;
 	size_t *idx = malloc((nt ? nt : 1) * sizeof(size_t));
 	uint64_t best_cpu = 0;
-	long presenter = pr_index(a, a->presenter);
+	long presenter = ft_pr_index(a, a->presenter);
 
 	if (!idx)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
-		if (pr_usable(a, i) && (long)i != presenter)
+		if (ft_pr_usable(a, i) && (long)i != presenter)
 			idx[n++] = i;
 	sort_a = a;
 	qsort(idx, n, sizeof(size_t), stem_cmp);
@@ -194,7 +194,7 @@ static int find_pool(struct pr_analysis *a, const struct graph *g)
 		    pool_members(a, idx, s, e, (size_t)caller, &cpu) >= 2) {
 			for (size_t k = s; k < e; k++)
 				if (idx[k] != (size_t)caller)
-					back += pr_h(a, idx[k], (size_t)caller);
+					back += ft_pr_h(a, idx[k], (size_t)caller);
 			if ((double)in_best >= HANDOFF_PER_FRAME * (double)a->nf &&
 			    (double)back >= 0.2 * (double)a->nf && cpu > best_cpu) {
 				best_cpu = cpu;
@@ -211,12 +211,12 @@ static int find_pool(struct pr_analysis *a, const struct graph *g)
 			size_t ti = idx[k];
 
 			if (ti == best_caller ||
-			    (double)pr_h(a, best_caller, ti) < POOL_PER_FRAME * (double)a->nf)
+			    (double)ft_pr_h(a, best_caller, ti) < POOL_PER_FRAME * (double)a->nf)
 				continue;
 			a->pool[a->npool++] = a->m->task[ti].tid;
 			a->th[ti].role = PR_POOL;
 		}
-		pf_stem(ft_task_comm(a->t, a->pool[0]), a->pool_stem, sizeof(a->pool_stem));
+		ft_pf_stem(ft_task_comm(a->t, a->pool[0]), a->pool_stem, sizeof(a->pool_stem));
 	}
 	free(idx);
 	return 0;
@@ -224,18 +224,18 @@ static int find_pool(struct pr_analysis *a, const struct graph *g)
 
 /* Callers of ti: they signal it CALL_PER_FRAME times a frame or more and
  * it signals them back for REPLY_SHARE of that. */
-static bool is_client(const struct pr_analysis *a, size_t x, size_t s)
+static bool is_client(const struct ft_pr_analysis *a, size_t x, size_t s)
 {
-	uint32_t req = pr_h(a, x, s);
+	uint32_t req = ft_pr_h(a, x, s);
 
 	if (a->th[x].role == PR_POOL)
 		return false;	/* a fan-in, not a reply */
 
 	return (double)req >= CALL_PER_FRAME * (double)a->nf &&
-	       (double)pr_h(a, s, x) >= REPLY_SHARE * (double)req;
+	       (double)ft_pr_h(a, s, x) >= REPLY_SHARE * (double)req;
 }
 
-static unsigned clients_of(const struct pr_analysis *a, const struct graph *g,
+static unsigned clients_of(const struct ft_pr_analysis *a, const struct graph *g,
 			   size_t s, uint64_t *to_clients)
 {
 	unsigned n = 0;
@@ -244,7 +244,7 @@ static unsigned clients_of(const struct pr_analysis *a, const struct graph *g,
 	for (size_t j = g->in0[s]; j < g->in0[s + 1]; j++)
 		if (is_client(a, g->in[j].from, s)) {
 			n++;
-			*to_clients += pr_h(a, s, g->in[j].from);
+			*to_clients += ft_pr_h(a, s, g->in[j].from);
 		}
 	return n;
 }
@@ -252,10 +252,10 @@ static unsigned clients_of(const struct pr_analysis *a, const struct graph *g,
 /* Service candidates: threads that answer their callers and signal
  * little else, woken by tasks more than by timers. A thread whose only
  * caller is itself a candidate with more callers is that one's client. */
-static void find_service_candidates(struct pr_analysis *a, const struct graph *g)
+static void find_service_candidates(struct ft_pr_analysis *a, const struct graph *g)
 {
 	size_t nt = a->m->ntask;
-	long presenter = pr_index(a, a->presenter);
+	long presenter = ft_pr_index(a, a->presenter);
 	unsigned *ncl = calloc(nt ? nt : 1, sizeof(unsigned));
 
 	if (!ncl)
@@ -263,7 +263,7 @@ static void find_service_candidates(struct pr_analysis *a, const struct graph *g
 	for (size_t s = 0; s < nt; s++) {
 		uint64_t to_clients, out = 0;
 
-		if (!pr_usable(a, s) || (long)s == presenter || a->th[s].role)
+		if (!ft_pr_usable(a, s) || (long)s == presenter || a->th[s].role)
 			continue;
 		for (size_t j = g->out0[s]; j < g->out0[s + 1]; j++) {
 			out += g->out[j].n;
@@ -297,14 +297,14 @@ static void find_service_candidates(struct pr_analysis *a, const struct graph *g
 	free(ncl);
 }
 
-static bool stage_cand(const struct pr_analysis *a, size_t ti)
+static bool stage_cand(const struct ft_pr_analysis *a, size_t ti)
 {
-	return pr_usable(a, ti) && !a->th[ti].role && !a->th[ti].svc_cand;
+	return ft_pr_usable(a, ti) && !a->th[ti].role && !a->th[ti].svc_cand;
 }
 
 /* The stage X hands frames to: signalled HANDOFF_PER_FRAME times a frame
  * or more, never answering X as a service would. */
-static long successor(const struct pr_analysis *a, const struct graph *g,
+static long successor(const struct ft_pr_analysis *a, const struct graph *g,
 		      size_t x, long presenter)
 {
 	long best = -1;
@@ -316,7 +316,7 @@ static long successor(const struct pr_analysis *a, const struct graph *g,
 		if ((long)e->to != presenter && !stage_cand(a, e->to))
 			continue;
 		if ((double)e->n < HANDOFF_PER_FRAME * (double)a->nf ||
-		    (double)pr_h(a, e->to, x) >= REPLY_SHARE * (double)e->n)
+		    (double)ft_pr_h(a, e->to, x) >= REPLY_SHARE * (double)e->n)
 			continue;
 		if (e->n > bn) {
 			bn = e->n;
@@ -326,7 +326,7 @@ static long successor(const struct pr_analysis *a, const struct graph *g,
 	return best;
 }
 
-static long predecessor(const struct pr_analysis *a, const struct graph *g,
+static long predecessor(const struct ft_pr_analysis *a, const struct graph *g,
 			size_t x)
 {
 	long best = -1;
@@ -338,7 +338,7 @@ static long predecessor(const struct pr_analysis *a, const struct graph *g,
 		if (!stage_cand(a, e->from))
 			continue;
 		if ((double)e->n < HANDOFF_PER_FRAME * (double)a->nf ||
-		    (double)pr_h(a, x, e->from) >= REPLY_SHARE * (double)e->n)
+		    (double)ft_pr_h(a, x, e->from) >= REPLY_SHARE * (double)e->n)
 			continue;
 		if (e->n > bn) {
 			bn = e->n;
@@ -363,10 +363,10 @@ static bool in_list(const long *v, size_t n, long x)
  * the two meet. A chain that comes back to a stage other than the
  * presenter is a cycle framebench cannot run.
  */
-static int find_stages(struct pr_analysis *a, const struct graph *g, char *err,
+static int find_stages(struct ft_pr_analysis *a, const struct graph *g, char *err,
 		       size_t errlen)
 {
-	long P = pr_index(a, a->presenter), fw[PR_MAX_STAGES * 2], bw[PR_MAX_STAGES * 2];
+	long P = ft_pr_index(a, a->presenter), fw[PR_MAX_STAGES * 2], bw[PR_MAX_STAGES * 2];
 	size_t nfw = 0, nbw = 0, n;
 	long cur = P;
 	char b1[64], b2[64];
@@ -381,8 +381,8 @@ static int find_stages(struct pr_analysis *a, const struct graph *g, char *err,
 				 "a cycle in the chain: %s hands frames back to "
 				 "%s, an earlier stage; framebench's stages run "
 				 "in one order",
-				 pr_label(a, a->m->task[cur].tid, b1, sizeof(b1)),
-				 pr_label(a, a->m->task[y].tid, b2, sizeof(b2)));
+				 ft_pr_label(a, a->m->task[cur].tid, b1, sizeof(b1)),
+				 ft_pr_label(a, a->m->task[y].tid, b2, sizeof(b2)));
 			return -1;
 		}
 		fw[nfw++] = y;
@@ -398,8 +398,8 @@ static int find_stages(struct pr_analysis *a, const struct graph *g, char *err,
 			snprintf(err, errlen,
 				 "a cycle in the chain: %s hands frames to %s, "
 				 "which hands them back",
-				 pr_label(a, a->m->task[x].tid, b1, sizeof(b1)),
-				 pr_label(a, a->m->task[cur].tid, b2, sizeof(b2)));
+				 ft_pr_label(a, a->m->task[x].tid, b1, sizeof(b1)),
+				 ft_pr_label(a, a->m->task[cur].tid, b2, sizeof(b2)));
 			return -1;
 		}
 		bw[nbw++] = x;
@@ -414,7 +414,7 @@ static int find_stages(struct pr_analysis *a, const struct graph *g, char *err,
 			 n - PR_MAX_STAGES, PR_MAX_STAGES, PR_MAX_STAGES);
 	for (size_t i = 0; i < n; i++) {
 		long ti = i < nfw ? fw[i] : i < nfw + nbw ? bw[nbw - 1 - (i - nfw)] : P;
-		struct pr_stage *st;
+		struct ft_pr_stage *st;
 
 		if (n - i > PR_MAX_STAGES)
 			continue;
@@ -426,7 +426,7 @@ static int find_stages(struct pr_analysis *a, const struct graph *g, char *err,
 	return 0;
 }
 
-static void find_services(struct pr_analysis *a, const struct graph *g)
+static void find_services(struct ft_pr_analysis *a, const struct graph *g)
 {
 	size_t nt = a->m->ntask;
 
@@ -440,7 +440,7 @@ static void find_services(struct pr_analysis *a, const struct graph *g)
 			if (!a->th[s].svc_cand || a->th[s].role)
 				continue;
 			for (unsigned k = 0; k < a->nstages; k++)
-				called |= is_client(a, (size_t)pr_index(a, a->stage[k].tid), s);
+				called |= is_client(a, (size_t)ft_pr_index(a, a->stage[k].tid), s);
 			if (called && (best < 0 || a->th[s].cpu > a->th[best].cpu))
 				best = (long)s;
 		}
@@ -462,10 +462,10 @@ static void find_services(struct pr_analysis *a, const struct graph *g)
 	}
 }
 
-int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
-	       const struct pr_opts *o, char *err, size_t errlen)
+int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
+	       const struct ft_pr_opts *o, char *err, size_t errlen)
 {
-	struct pr_fxu *u = NULL;
+	struct ft_pr_fxu *u = NULL;
 	size_t nu = 0;
 	struct graph g = { 0 };
 	int rc;
@@ -477,7 +477,7 @@ int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
 	ft_map_init(&a->h);
 	for (int k = 0; k < PR_PER_N; k++)
 		a->per[k].lock = -1;
-	if ((rc = pr_pick_frames(a, err, errlen)))
+	if ((rc = ft_pr_pick_frames(a, err, errlen)))
 		return rc;
 	a->th = calloc(m->ntask ? m->ntask : 1, sizeof(*a->th));
 	if (!a->th)
@@ -499,14 +499,14 @@ int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
 			pre[j + 1] = pre[j] + (sg->end - sg->start);
 		}
 		a->th[ti].pre = pre;
-		a->th[ti].cpu = pr_cpu_in(a, ti, a->wa, a->wb);
+		a->th[ti].cpu = ft_pr_cpu_in(a, ti, a->wa, a->wb);
 	}
-	if ((rc = pr_find_presenter(a, err, errlen)))
+	if ((rc = ft_pr_find_presenter(a, err, errlen)))
 		return rc;
 	for (size_t i = 0; i < m->nfx && !a->futex_addrs; i++)
 		a->futex_addrs = m->fx[i].uaddr != 0;
-	u = pr_futex_users(m, &nu);
-	if (!u || pr_build_signals(a, u, nu) || graph_build(a, &g)) {
+	u = ft_pr_futex_users(m, &nu);
+	if (!u || ft_pr_build_signals(a, u, nu) || graph_build(a, &g)) {
 		rc = -2;
 		goto out;
 	}
@@ -518,12 +518,12 @@ int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
 	if ((rc = find_stages(a, &g, err, errlen)))
 		goto out;
 	find_services(a, &g);
-	if (pr_find_periodic(a) || pr_find_locks(a, u, nu) || pr_name_roles(a) ||
-	    pr_the_rest(a)) {
+	if (ft_pr_find_periodic(a) || ft_pr_find_locks(a, u, nu) || ft_pr_name_roles(a) ||
+	    ft_pr_the_rest(a)) {
 		rc = -2;
 		goto out;
 	}
-	rc = pr_steps(a, err, errlen);
+	rc = ft_pr_steps(a, err, errlen);
 out:
 	graph_free(&g);
 	free(u);

@@ -23,34 +23,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fbprofile.h"
 #include "model.h"
 #include "profile_fit.h"
 
-/* framebench's limits (framebench/profile.h) */
-#define PR_MAX_STAGES 8
-#define PR_MAX_SERVICES 4
-#define PR_MAX_PROCS 4
-#define PR_MAX_LOCKS 8
-#define PR_MAX_STEPS 32
-#define PR_MAX_POOL 64
+/* the workload profile's limits (lib/fbprofile.h), so that what profile
+ * writes always parses */
+#define PR_MAX_STAGES FB_MAX_STAGES
+#define PR_MAX_SERVICES FB_MAX_SERVICES
+#define PR_MAX_PROCS FB_MAX_PROCS
+#define PR_MAX_LOCKS FB_MAX_LOCKS
+#define PR_MAX_STEPS FB_MAX_STEPS
+#define PR_MAX_POOL FB_MAX_WORKERS
 #define PR_MAX_TOKENS 15	/* calls and fan-outs a stage keeps: 2n + 1 steps */
-#define PR_NAME 32
+#define PR_NAME FB_NAME_MAX
 
-enum pr_role { PR_NONE, PR_STAGE, PR_POOL, PR_SERVICE, PR_PERIODIC };
-enum pr_step_kind { PR_WORK, PR_CALL, PR_FANOUT, PR_LOCK };
+enum ft_pr_role { PR_NONE, PR_STAGE, PR_POOL, PR_SERVICE, PR_PERIODIC };
+enum ft_pr_step_kind { PR_WORK, PR_CALL, PR_FANOUT, PR_LOCK };
 enum { PR_PER_INPUT, PR_PER_AUDIO, PR_PER_NET, PR_PER_N };
 
-struct pr_step {
-	enum pr_step_kind kind;
+struct ft_pr_step {
+	enum ft_pr_step_kind kind;
 	int target;		/* call: service; lock: lock */
 	unsigned jobs;		/* fanout: pool threads that ran its jobs */
 	int lock;		/* fanout: lock its jobs take, -1 none */
-	struct pf_sum sum;	/* the samples (ns) */
-	struct pf_dist dist;	/* work, service work, work per job, hold */
-	struct pf_dist hold;	/* fanout with lock */
+	struct ft_pf_sum sum;	/* the samples (ns) */
+	struct ft_pf_dist dist;	/* work, service work, work per job, hold */
+	struct ft_pf_dist hold;	/* fanout with lock */
 };
 
-struct pr_stage {
+struct ft_pr_stage {
 	uint32_t tid;
 	char name[PR_NAME];
 	int proc;		/* index in proc[]: 0 the game's process */
@@ -60,13 +62,13 @@ struct pr_stage {
 	size_t ntokens_max;	/* longest sequence seen */
 	bool truncated;		/* the common sequence was cut at
 				 * PR_MAX_TOKENS */
-	struct pf_sum cpu;	/* CPU per activation, ns */
+	struct ft_pf_sum cpu;	/* CPU per activation, ns */
 	double scale;		/* works scaled by this to the mean CPU */
 	unsigned nsteps;
-	struct pr_step step[PR_MAX_STEPS];
+	struct ft_pr_step step[PR_MAX_STEPS];
 };
 
-struct pr_service {
+struct ft_pr_service {
 	uint32_t tid;
 	char name[PR_NAME];
 	int proc;
@@ -75,49 +77,49 @@ struct pr_service {
 	double scale;
 };
 
-struct pr_periodic {
+struct ft_pr_periodic {
 	bool on;
 	uint32_t tid;
 	int proc;
 	uint64_t period_ns;
 	double regular;		/* share of regular intervals */
 	const char *by;		/* "name" or "period": how the kind was chosen */
-	struct pf_sum sum;	/* CPU per period, ns */
-	struct pf_dist work;
+	struct ft_pf_sum sum;	/* CPU per period, ns */
+	struct ft_pf_dist work;
 	int lock;		/* net only: lock it takes, -1 none */
-	struct pf_dist hold;
+	struct ft_pf_dist hold;
 };
 
-struct pr_lock {
+struct ft_pr_lock {
 	uint64_t uaddr;
 	char name[PR_NAME];
 	size_t waits;		/* contended waits of the game's threads */
 	unsigned users;		/* threads waiting on or waking it */
-	struct pf_sum wait;	/* contended wait lengths, ns */
-	struct pf_dist hold;
+	struct ft_pf_sum wait;	/* contended wait lengths, ns */
+	struct ft_pf_dist hold;
 	char where[96];		/* the steps it was put in */
 };
 
-struct pr_proc {
+struct ft_pr_proc {
 	uint32_t pid;
 	char name[PR_NAME];
 };
 
-struct pr_opts {
+struct ft_pr_opts {
 	uint32_t pid;		/* frames of this process (0: most frames) */
 	bool window;		/* --frames A..B */
 	size_t first, last;	/* frame indices, inclusive */
 	int64_t step_ns;	/* framebench's cost per step; -1: from the trace */
 };
 
-struct pr_sig {
+struct ft_pr_sig {
 	uint64_t ts;
 	uint32_t to;		/* model task index */
 };
 
 /* Per model task. */
-struct pr_thread {
-	uint8_t role;		/* enum pr_role */
+struct ft_pr_thread {
+	uint8_t role;		/* enum ft_pr_role */
 	int8_t idx;		/* stage, service or periodic index */
 	bool svc_cand;		/* answers its callers and nothing else */
 	bool recorder;
@@ -127,17 +129,17 @@ struct pr_thread {
 	size_t sig0, nsig;	/* its signals in sig[] */
 };
 
-struct pr_analysis {
+struct ft_pr_analysis {
 	const struct ft_model *m;
 	const struct ft_trace *t;
-	struct pr_opts o;
+	struct ft_pr_opts o;
 	uint32_t pid;		/* the game's process (its frames') */
 	uint32_t presenter;
 	size_t nproc_frames;	/* frames of the process in the trace */
 	unsigned other_procs;	/* other processes with frames (no --pid) */
 	size_t *fidx, nf;	/* frames in the window, by present time */
 	uint64_t wa, wb;	/* the window: previous present .. last */
-	struct pf_sum ft;	/* frame times, ns */
+	struct ft_pf_sum ft;	/* frame times, ns */
 	uint64_t vsync_ns;	/* 0: uncapped */
 	double vsync_share;
 	unsigned fps, fif;
@@ -147,19 +149,19 @@ struct pr_analysis {
 	double tail_sum;	/* CPU from a stage's signal to its sleep */
 	size_t tail_n;
 
-	struct pr_proc proc[PR_MAX_PROCS + 1];	/* [0]: the game's */
+	struct ft_pr_proc proc[PR_MAX_PROCS + 1];	/* [0]: the game's */
 	unsigned nprocs;			/* helper processes */
-	struct pr_stage stage[PR_MAX_STAGES];
+	struct ft_pr_stage stage[PR_MAX_STAGES];
 	unsigned nstages;
 	uint32_t pool[PR_MAX_POOL];
 	unsigned npool;
 	char pool_stem[16];
 	uint32_t pool_caller;	/* the stage that signals it most */
 	double pool_cpu_frame, pool_scale;
-	struct pr_service svc[PR_MAX_SERVICES];
+	struct ft_pr_service svc[PR_MAX_SERVICES];
 	unsigned nsvc;
-	struct pr_periodic per[PR_PER_N];
-	struct pr_lock lock[PR_MAX_LOCKS];
+	struct ft_pr_periodic per[PR_PER_N];
+	struct ft_pr_lock lock[PR_MAX_LOCKS];
 	unsigned nlocks;
 	char dropped[256];	/* roles framebench has no room for */
 	bool futex_addrs;	/* the trace's futex calls have addresses */
@@ -176,8 +178,8 @@ struct pr_analysis {
 	double links_p50;	/* wake-chain links walked back from presents */
 
 	/* internals */
-	struct pr_thread *th;	/* [m->ntask] */
-	struct pr_sig *sig;
+	struct ft_pr_thread *th;	/* [m->ntask] */
+	struct ft_pr_sig *sig;
 	size_t nsig;
 	struct ft_map h;	/* signals X -> Y in the window: task indices
 				 * (X << 32 | Y) */
@@ -189,44 +191,44 @@ struct pr_analysis {
  * no scheduling data of the presenter's process, no presenter, a cycle);
  * -2 when out of memory.
  */
-int pr_analyze(struct pr_analysis *a, const struct ft_model *m,
-	       const struct pr_opts *o, char *err, size_t errlen);
-void pr_free(struct pr_analysis *a);
+int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
+	       const struct ft_pr_opts *o, char *err, size_t errlen);
+void ft_pr_free(struct ft_pr_analysis *a);
 
 /* ---- internals of profile_sig.c, profile_roles.c, profile_side.c and
  * profile_steps.c ---- */
 
 /* A futex address and a task that waits on it or wakes it. */
-struct pr_fxu {
+struct ft_pr_fxu {
 	uint64_t uaddr;
 	uint32_t ti;
 	uint8_t wait, wake;
 };
 
-int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen);
-int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen);
+int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen);
+int ft_pr_find_presenter(struct ft_pr_analysis *a, char *err, size_t errlen);
 /* Every futex address with its users, sorted by address (NULL: memory). */
-struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n);
+struct ft_pr_fxu *ft_pr_futex_users(const struct ft_model *m, size_t *n);
 /* The address of u[first] is a lock: a task both waits on and wakes it. */
-bool pr_fxu_is_lock(const struct pr_fxu *u, size_t n, size_t first);
-int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu);
+bool ft_pr_fxu_is_lock(const struct ft_pr_fxu *u, size_t n, size_t first);
+int ft_pr_build_signals(struct ft_pr_analysis *a, struct ft_pr_fxu *u, size_t nu);
 /* A task that may have a role: not idle, not the recorder, ran. */
-bool pr_usable(const struct pr_analysis *a, size_t ti);
-int pr_find_periodic(struct pr_analysis *a);
-int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu);
-int pr_name_roles(struct pr_analysis *a);
-int pr_the_rest(struct pr_analysis *a);
-long pr_index(const struct pr_analysis *a, uint32_t tid);
-uint64_t pr_cpu_in(struct pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1);
-uint32_t pr_h(const struct pr_analysis *a, size_t from, size_t to);
+bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti);
+int ft_pr_find_periodic(struct ft_pr_analysis *a);
+int ft_pr_find_locks(struct ft_pr_analysis *a, const struct ft_pr_fxu *u, size_t nu);
+int ft_pr_name_roles(struct ft_pr_analysis *a);
+int ft_pr_the_rest(struct ft_pr_analysis *a);
+long ft_pr_index(const struct ft_pr_analysis *a, uint32_t tid);
+uint64_t ft_pr_cpu_in(struct ft_pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1);
+uint32_t ft_pr_h(const struct ft_pr_analysis *a, size_t from, size_t to);
 /* Signals of task index ti at or after ts: index into sig[], or the end. */
-size_t pr_sig_from(const struct pr_analysis *a, size_t ti, uint64_t ts);
-int pr_steps(struct pr_analysis *a, char *err, size_t errlen);
+size_t ft_pr_sig_from(const struct ft_pr_analysis *a, size_t ti, uint64_t ts);
+int ft_pr_steps(struct ft_pr_analysis *a, char *err, size_t errlen);
 /* The label of a thread: "comm:tid". */
-const char *pr_label(const struct pr_analysis *a, uint32_t tid, char *buf,
+const char *ft_pr_label(const struct ft_pr_analysis *a, uint32_t tid, char *buf,
 		     size_t len);
-const char *pr_per_name(int kind);
+const char *ft_pr_per_name(int kind);
 /* pid is the game's process or one of its stages'. */
-bool pr_game_pid(const struct pr_analysis *a, uint32_t pid);
+bool ft_pr_game_pid(const struct ft_pr_analysis *a, uint32_t pid);
 
 #endif

@@ -53,7 +53,7 @@ static int kind_of(const char *comm, uint64_t period, const char **by)
 	       : period <= 12000000 ? PR_PER_AUDIO : PR_PER_NET;
 }
 
-bool pr_game_pid(const struct pr_analysis *a, uint32_t pid)
+bool ft_pr_game_pid(const struct ft_pr_analysis *a, uint32_t pid)
 {
 	if (pid == a->pid)
 		return true;
@@ -65,7 +65,7 @@ bool pr_game_pid(const struct pr_analysis *a, uint32_t pid)
 
 /* Threads of the game's processes woken by timers at a regular period;
  * one per kind, the busiest (a name says the kind, else the period). */
-int pr_find_periodic(struct pr_analysis *a)
+int ft_pr_find_periodic(struct ft_pr_analysis *a)
 {
 	const struct ft_model *m = a->m;
 	double game = 0;
@@ -73,7 +73,7 @@ int pr_find_periodic(struct pr_analysis *a)
 	/* a periodic task worth replaying takes 0.5 % of the game's CPU or
 	 * more (framebench's own collector, a replay's main thread, less) */
 	for (size_t ti = 0; ti < m->ntask; ti++)
-		if (pr_usable(a, ti) && pr_game_pid(a, m->task[ti].pid))
+		if (ft_pr_usable(a, ti) && ft_pr_game_pid(a, m->task[ti].pid))
 			game += (double)a->th[ti].cpu;
 
 	for (size_t ti = 0; ti < m->ntask; ti++) {
@@ -84,7 +84,7 @@ int pr_find_periodic(struct pr_analysis *a)
 		const char *by;
 		int kind;
 
-		if (!pr_usable(a, ti) || a->th[ti].role || !pr_game_pid(a, s->pid) ||
+		if (!ft_pr_usable(a, ti) || a->th[ti].role || !ft_pr_game_pid(a, s->pid) ||
 		    (double)a->th[ti].cpu < 0.005 * game || a->th[ti].irq_wakes < 10 ||
 		    a->th[ti].irq_wakes < a->th[ti].task_wakes)
 			continue;
@@ -97,20 +97,20 @@ int pr_find_periodic(struct pr_analysis *a)
 			if ((w->irq || !w->waker) && w->ts >= a->wa && w->ts <= a->wb)
 				ts[n++] = w->ts;
 		}
-		period = pf_period(ts, n, &regular);
+		period = ft_pf_period(ts, n, &regular);
 		free(ts);
 		if (period < 100000 || period > 10000000000ULL)
 			continue;
 		kind = kind_of(ft_task_comm(a->t, s->tid), period, &by);
 		if (a->per[kind].on) {
-			long cur = pr_index(a, a->per[kind].tid);
+			long cur = ft_pr_index(a, a->per[kind].tid);
 
 			if (cur >= 0 && a->th[cur].cpu >= a->th[ti].cpu)
 				continue;
 			if (cur >= 0)
 				a->th[cur].role = PR_NONE;
 		}
-		a->per[kind] = (struct pr_periodic){ .on = true, .tid = s->tid,
+		a->per[kind] = (struct ft_pr_periodic){ .on = true, .tid = s->tid,
 			.period_ns = period, .regular = regular, .by = by,
 			.lock = -1 };
 		a->th[ti].role = PR_PERIODIC;
@@ -134,7 +134,7 @@ static int cmp_u64d(const void *x, const void *y)
 
 static int by_waits(const void *x, const void *y)
 {
-	const struct pr_lock *p = x, *q = y;
+	const struct ft_pr_lock *p = x, *q = y;
 
 	return p->waits > q->waits ? -1 : p->waits < q->waits;
 }
@@ -142,7 +142,7 @@ static int by_waits(const void *x, const void *y)
 /* Lock addresses the game's threads contend on: the contended waits in
  * the window, and a hold time estimated from them (profile_steps.c puts
  * them into steps). */
-int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
+int ft_pr_find_locks(struct ft_pr_analysis *a, const struct ft_pr_fxu *u, size_t nu)
 {
 	const struct ft_model *m = a->m;
 
@@ -153,7 +153,7 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 
 		while (e < nu && u[e].uaddr == u[g].uaddr)
 			e++;
-		if (!pr_fxu_is_lock(u, nu, g)) {
+		if (!ft_pr_fxu_is_lock(u, nu, g)) {
 			g = e;
 			continue;
 		}
@@ -175,12 +175,12 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 			if (f->uaddr != u[g].uaddr || !ft_futex_is_wait(f->op) ||
 			    f->ts < a->wa || f->ts > a->wb || !f->dur)
 				continue;
-			ti = pr_index(a, f->tid);
+			ti = ft_pr_index(a, f->tid);
 			if (ti >= 0 && a->th[ti].role != PR_NONE)
 				w[nw++] = (double)f->dur;
 		}
 		if (nw >= LOCK_MIN_WAITS) {
-			struct pr_lock *l = NULL;
+			struct ft_pr_lock *l = NULL;
 
 			if (a->nlocks < PR_MAX_LOCKS) {
 				l = &a->lock[a->nlocks++];
@@ -198,7 +198,7 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 				l->uaddr = u[g].uaddr;
 				l->waits = nw;
 				l->users = users;
-				if (pf_summarize(w, nw, &l->wait)) {
+				if (ft_pf_summarize(w, nw, &l->wait)) {
 					free(w);
 					return -1;
 				}
@@ -211,7 +211,7 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 				p25 *= 4;
 				if (p25 > l->wait.p50)
 					p25 = l->wait.p50;
-				l->hold = (struct pf_dist){ PF_FIXED, p25, p25 };
+				l->hold = (struct ft_pf_dist){ PF_FIXED, p25, p25 };
 			}
 		}
 		free(w);
@@ -226,7 +226,7 @@ int pr_find_locks(struct pr_analysis *a, const struct pr_fxu *u, size_t nu)
 
 /* ---- processes, names, the rest ----------------------------------------- */
 
-static bool proc_name_taken(const struct pr_analysis *a, const char *n)
+static bool proc_name_taken(const struct ft_pr_analysis *a, const char *n)
 {
 	if (!strcmp(n, "main"))
 		return true;
@@ -238,7 +238,7 @@ static bool proc_name_taken(const struct pr_analysis *a, const char *n)
 
 /* The profile's process for pid: 0 the game's, else a helper process
  * named after the process's main thread; -1 when framebench has no room. */
-static int proc_of(struct pr_analysis *a, uint32_t pid)
+static int proc_of(struct ft_pr_analysis *a, uint32_t pid)
 {
 	const struct ft_task_rec *r;
 	char base[PR_NAME], name[PR_NAME];
@@ -251,7 +251,7 @@ static int proc_of(struct pr_analysis *a, uint32_t pid)
 	if (a->nprocs == PR_MAX_PROCS)
 		return -1;
 	r = ft_task_get(a->t, pid);
-	pf_name(r && r->comm[0] ? r->comm : "proc", base, sizeof(base));
+	ft_pf_name(r && r->comm[0] ? r->comm : "proc", base, sizeof(base));
 	base[24] = '\0';
 	gs_strlcpy(name, base, sizeof(name));
 	for (unsigned k = 2; proc_name_taken(a, name) && k < 100; k++)
@@ -262,7 +262,7 @@ static int proc_of(struct pr_analysis *a, uint32_t pid)
 	return (int)a->nprocs;
 }
 
-static bool name_taken(const struct pr_analysis *a, const char *n)
+static bool name_taken(const struct ft_pr_analysis *a, const char *n)
 {
 	static const char *const reserved[] = { "worker", "vsync", "input",
 						"audio", "net" };
@@ -279,11 +279,11 @@ static bool name_taken(const struct pr_analysis *a, const char *n)
 	return false;
 }
 
-static void unique_name(const struct pr_analysis *a, uint32_t tid, char *out)
+static void unique_name(const struct ft_pr_analysis *a, uint32_t tid, char *out)
 {
 	char base[PR_NAME], name[PR_NAME];
 
-	pf_name(ft_task_comm(a->t, tid), base, sizeof(base));
+	ft_pf_name(ft_task_comm(a->t, tid), base, sizeof(base));
 	base[24] = '\0';
 	gs_strlcpy(name, base, sizeof(name));
 	for (unsigned k = 2; name_taken(a, name) && k < 100; k++)
@@ -291,12 +291,12 @@ static void unique_name(const struct pr_analysis *a, uint32_t tid, char *out)
 	gs_strlcpy(out, name, PR_NAME);
 }
 
-int pr_name_roles(struct pr_analysis *a)
+int ft_pr_name_roles(struct ft_pr_analysis *a)
 {
 	const struct ft_task_rec *r = ft_task_get(a->t, a->pid);
 
 	a->proc[0].pid = a->pid;
-	pf_name(r ? r->comm : "game", a->proc[0].name, PR_NAME);
+	ft_pf_name(r ? r->comm : "game", a->proc[0].name, PR_NAME);
 	for (unsigned k = 0; k < a->nstages; k++) {
 		int p = proc_of(a, ft_task_pid(a->t, a->stage[k].tid));
 
@@ -326,17 +326,17 @@ int pr_name_roles(struct pr_analysis *a)
 	return 0;
 }
 
-static const struct pr_analysis *cpu_a;
+static const struct ft_pr_analysis *cpu_a;
 
 static int by_cpu(const void *x, const void *y)
 {
-	uint64_t p = cpu_a->th[pr_index(cpu_a, *(const uint32_t *)x)].cpu;
-	uint64_t q = cpu_a->th[pr_index(cpu_a, *(const uint32_t *)y)].cpu;
+	uint64_t p = cpu_a->th[ft_pr_index(cpu_a, *(const uint32_t *)x)].cpu;
+	uint64_t q = cpu_a->th[ft_pr_index(cpu_a, *(const uint32_t *)y)].cpu;
 
 	return p > q ? -1 : p < q;
 }
 
-int pr_the_rest(struct pr_analysis *a)
+int ft_pr_the_rest(struct ft_pr_analysis *a)
 {
 	const struct ft_model *m = a->m;
 
@@ -346,9 +346,9 @@ int pr_the_rest(struct pr_analysis *a)
 	for (size_t ti = 0; ti < m->ntask; ti++) {
 		bool game = false;
 
-		if (!pr_usable(a, ti))
+		if (!ft_pr_usable(a, ti))
 			continue;
-		game = pr_game_pid(a, m->task[ti].pid);
+		game = ft_pr_game_pid(a, m->task[ti].pid);
 		for (unsigned k = 1; k <= a->nprocs; k++)
 			game |= m->task[ti].pid == a->proc[k].pid;
 		if (a->th[ti].role)
@@ -368,8 +368,8 @@ int pr_the_rest(struct pr_analysis *a)
 
 		if (w->ts < a->wa || w->ts > a->wb || w->irq || !w->waker)
 			continue;
-		x = pr_index(a, w->waker);
-		y = pr_index(a, w->wakee);
+		x = ft_pr_index(a, w->waker);
+		y = ft_pr_index(a, w->wakee);
 		if (x < 0 || y < 0 || !a->th[x].role || !a->th[y].role)
 			continue;
 		a->wakes++;
@@ -380,7 +380,7 @@ int pr_the_rest(struct pr_analysis *a)
 		size_t step = a->nf > 400 ? a->nf / 400 : 1, n = 0;
 		double *links = malloc((a->nf / step + 1) * sizeof(double));
 		struct ft_explain *x = malloc(sizeof(*x));
-		struct pf_sum s;
+		struct ft_pf_sum s;
 
 		if (!links || !x) {
 			free(links);
@@ -390,7 +390,7 @@ int pr_the_rest(struct pr_analysis *a)
 		for (size_t k = 0; k < a->nf; k += step)
 			if (!ft_explain_frame(m, a->fidx[k], a->presenter, x))
 				links[n++] = x->nlinks;
-		if (!pf_summarize(links, n, &s))
+		if (!ft_pf_summarize(links, n, &s))
 			a->links_p50 = s.p50;
 		free(links);
 		free(x);

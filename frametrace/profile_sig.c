@@ -18,28 +18,28 @@
 
 #define SIG_DEDUP_NS 20000	/* a futex wake and the wake-ups it made */
 
-const char *pr_per_name(int kind)
+const char *ft_pr_per_name(int kind)
 {
 	static const char *const n[PR_PER_N] = { "input", "audio", "net" };
 
 	return kind >= 0 && kind < PR_PER_N ? n[kind] : "?";
 }
 
-long pr_index(const struct pr_analysis *a, uint32_t tid)
+long ft_pr_index(const struct ft_pr_analysis *a, uint32_t tid)
 {
 	const struct ft_tstat *s = ft_model_task(a->m, tid);
 
 	return s ? (long)(s - a->m->task) : -1;
 }
 
-const char *pr_label(const struct pr_analysis *a, uint32_t tid, char *buf,
+const char *ft_pr_label(const struct ft_pr_analysis *a, uint32_t tid, char *buf,
 		     size_t len)
 {
 	snprintf(buf, len, "%s:%u", ft_task_comm(a->t, tid), tid);
 	return buf;
 }
 
-static uint64_t cum_cpu(const struct pr_analysis *a, size_t ti, uint64_t t)
+static uint64_t cum_cpu(const struct ft_pr_analysis *a, size_t ti, uint64_t t)
 {
 	const struct ft_tstat *s = &a->m->task[ti];
 	const uint64_t *pre = a->th[ti].pre;
@@ -65,21 +65,21 @@ static uint64_t cum_cpu(const struct pr_analysis *a, size_t ti, uint64_t t)
 	return v;
 }
 
-uint64_t pr_cpu_in(struct pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1)
+uint64_t ft_pr_cpu_in(struct ft_pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1)
 {
 	if (t1 <= t0)
 		return 0;
 	return cum_cpu(a, ti, t1) - cum_cpu(a, ti, t0);
 }
 
-uint32_t pr_h(const struct pr_analysis *a, size_t from, size_t to)
+uint32_t ft_pr_h(const struct ft_pr_analysis *a, size_t from, size_t to)
 {
 	uint32_t *v = ft_map_get(&a->h, (uint64_t)from << 32 | to);
 
 	return v ? *v : 0;
 }
 
-size_t pr_sig_from(const struct pr_analysis *a, size_t ti, uint64_t ts)
+size_t ft_pr_sig_from(const struct ft_pr_analysis *a, size_t ti, uint64_t ts)
 {
 	size_t lo = a->th[ti].sig0, hi = lo + a->th[ti].nsig;
 
@@ -129,7 +129,7 @@ static uint32_t frames_process(const struct ft_trace *t, unsigned *others)
 	return pid;
 }
 
-int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
+int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen)
 {
 	const struct ft_trace *t = a->t;
 	size_t n = 0, first = 0, last;
@@ -212,7 +212,7 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 		return -2;
 	for (size_t k = 0; k < a->nf; k++)
 		iv[k] = (double)t->frames[a->fidx[k]].frametime_ns;
-	if (pf_summarize(iv, a->nf, &a->ft)) {
+	if (ft_pf_summarize(iv, a->nf, &a->ft)) {
 		free(iv);
 		return -2;
 	}
@@ -223,7 +223,7 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
 	pres[0] = a->wa;
 	for (size_t k = 0; k < a->nf; k++)
 		pres[k + 1] = t->frames[a->fidx[k]].present_ns;
-	a->vsync_ns = pf_vsync_period(pres, a->nf + 1, &a->vsync_share);
+	a->vsync_ns = ft_pf_vsync_period(pres, a->nf + 1, &a->vsync_share);
 	free(pres);
 	a->fps = a->vsync_ns ? (unsigned)llround(1e9 / (double)a->vsync_ns) : 0;
 	if (a->fps > 10000)
@@ -239,7 +239,7 @@ int pr_pick_frames(struct pr_analysis *a, char *err, size_t errlen)
  * more (it may present from another process, as framebench's compositor
  * does): another program's busy threads coincide with presents too.
  */
-static uint32_t related_presenter(const struct pr_analysis *a)
+static uint32_t related_presenter(const struct ft_pr_analysis *a)
 {
 	const struct ft_model *m = a->m;
 	struct ft_map rel, hits;
@@ -294,7 +294,7 @@ static uint32_t related_presenter(const struct pr_analysis *a)
 		if (!hits.keys[i] || hits.vals[i] * 2 < nfr)
 			continue;
 		tid = (uint32_t)(hits.keys[i] - 1);
-		ti = pr_index(a, tid);
+		ti = ft_pr_index(a, tid);
 		if (ti < 0 || span <= 0)
 			continue;
 		util = (double)a->th[ti].cpu / span;
@@ -309,7 +309,7 @@ static uint32_t related_presenter(const struct pr_analysis *a)
 	return best;
 }
 
-int pr_find_presenter(struct pr_analysis *a, char *err, size_t errlen)
+int ft_pr_find_presenter(struct ft_pr_analysis *a, char *err, size_t errlen)
 {
 	const struct ft_frame *f = &a->t->frames[a->fidx[0]];
 
@@ -336,7 +336,7 @@ struct rawsig {
 
 static int fxu_cmp(const void *x, const void *y)
 {
-	const struct pr_fxu *p = x, *q = y;
+	const struct ft_pr_fxu *p = x, *q = y;
 
 	if (p->uaddr != q->uaddr)
 		return p->uaddr < q->uaddr ? -1 : 1;
@@ -356,9 +356,9 @@ static int raw_cmp(const void *x, const void *y)
 
 /* The futex addresses: who waits on and who wakes each, merged per task;
  * sorted by address. */
-struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
+struct ft_pr_fxu *ft_pr_futex_users(const struct ft_model *m, size_t *n)
 {
-	struct pr_fxu *u = malloc((m->nfx + m->nwake + 1) * sizeof(*u));
+	struct ft_pr_fxu *u = malloc((m->nfx + m->nwake + 1) * sizeof(*u));
 	size_t k = 0;
 
 	if (!u)
@@ -370,7 +370,7 @@ struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
 
 		if (!s || (!w && !k2) || !f->uaddr)
 			continue;
-		u[k++] = (struct pr_fxu){ f->uaddr, (uint32_t)(s - m->task), w, k2 };
+		u[k++] = (struct ft_pr_fxu){ f->uaddr, (uint32_t)(s - m->task), w, k2 };
 	}
 	/* the waker of a wake-up that ended a futex wait wakes its address:
 	 * a trace with futex waits only (the recorder's default, from the
@@ -383,7 +383,7 @@ struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
 			continue;
 		s = ft_model_task(m, w->waker);
 		if (s)
-			u[k++] = (struct pr_fxu){ m->fx[w->futex].uaddr,
+			u[k++] = (struct ft_pr_fxu){ m->fx[w->futex].uaddr,
 						  (uint32_t)(s - m->task), 0, 1 };
 	}
 	if (k)
@@ -407,7 +407,7 @@ struct pr_fxu *pr_futex_users(const struct ft_model *m, size_t *n)
 }
 
 /* First entry of address ua in u, or n. */
-static size_t fxu_find(const struct pr_fxu *u, size_t n, uint64_t ua)
+static size_t fxu_find(const struct ft_pr_fxu *u, size_t n, uint64_t ua)
 {
 	size_t lo = 0, hi = n;
 
@@ -424,7 +424,7 @@ static size_t fxu_find(const struct pr_fxu *u, size_t n, uint64_t ua)
 
 /* A lock: some task both waits on and wakes the address, and at least
  * two tasks use it (a hand-off address has its waiters and its wakers). */
-bool pr_fxu_is_lock(const struct pr_fxu *u, size_t n, size_t first)
+bool ft_pr_fxu_is_lock(const struct ft_pr_fxu *u, size_t n, size_t first)
 {
 	size_t users = 0;
 	bool both = false;
@@ -446,7 +446,7 @@ static int push_raw(struct rawsig **v, size_t *n, size_t *cap,
 	return 0;
 }
 
-int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
+int ft_pr_build_signals(struct ft_pr_analysis *a, struct ft_pr_fxu *u, size_t nu)
 {
 	const struct ft_model *m = a->m;
 	struct rawsig *r = NULL;
@@ -462,7 +462,7 @@ int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
 
 		if (w->ts < a->wa || w->ts > a->wb)
 			continue;
-		to = pr_index(a, w->wakee);
+		to = ft_pr_index(a, w->wakee);
 		if (to < 0)
 			continue;
 		if (w->irq || !w->waker) {
@@ -470,7 +470,7 @@ int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
 			continue;
 		}
 		a->th[to].task_wakes++;
-		from = pr_index(a, w->waker);
+		from = ft_pr_index(a, w->waker);
 		if (from < 0 || from == to)
 			continue;
 		c = ft_map_put(&eff, (uint64_t)from << 32 | (uint64_t)to, 0, NULL);
@@ -490,9 +490,9 @@ int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
 
 		if (f->ts < a->wa || f->ts > a->wb || !ft_futex_is_wake(f->op))
 			continue;
-		from = pr_index(a, f->tid);
+		from = ft_pr_index(a, f->tid);
 		g = fxu_find(u, nu, f->uaddr);
-		if (from < 0 || g == nu || pr_fxu_is_lock(u, nu, g))
+		if (from < 0 || g == nu || ft_pr_fxu_is_lock(u, nu, g))
 			continue;
 		for (size_t j = g; j < nu && u[j].uaddr == f->uaddr; j++) {
 			size_t to = u[j].ti;
@@ -515,7 +515,7 @@ int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
 	if (!a->sig)
 		goto out;
 	for (size_t i = 0; i < nr; i++) {
-		struct pr_thread *th = &a->th[r[i].from];
+		struct ft_pr_thread *th = &a->th[r[i].from];
 		bool dup = false;
 		uint32_t *c;
 
@@ -532,7 +532,7 @@ int pr_build_signals(struct pr_analysis *a, struct pr_fxu *u, size_t nu)
 		}
 		if (dup)
 			continue;
-		a->sig[a->nsig++] = (struct pr_sig){ r[i].ts, r[i].to };
+		a->sig[a->nsig++] = (struct ft_pr_sig){ r[i].ts, r[i].to };
 		th->nsig++;
 		c = ft_map_put(&a->h, (uint64_t)r[i].from << 32 | r[i].to, 0, NULL);
 		if (!c)
@@ -547,7 +547,7 @@ out:
 }
 
 
-void pr_free(struct pr_analysis *a)
+void ft_pr_free(struct ft_pr_analysis *a)
 {
 	if (a->th)
 		for (size_t ti = 0; ti < a->m->ntask; ti++)

@@ -47,17 +47,17 @@ static int push_val(struct acts *s, double x)
 
 /* The reply to a call or fan-out of stage xi at t: the first signal back
  * from the service (svc >= 0) or from a pool thread, up to end. */
-static uint64_t reply_time(const struct pr_analysis *a, size_t xi, int svc,
+static uint64_t reply_time(const struct ft_pr_analysis *a, size_t xi, int svc,
 			   uint64_t t, uint64_t end)
 {
 	uint64_t best = end;
 
 	for (unsigned p = 0; p < (svc >= 0 ? 1u : a->npool); p++) {
-		long si = pr_index(a, svc >= 0 ? a->svc[svc].tid : a->pool[p]);
+		long si = ft_pr_index(a, svc >= 0 ? a->svc[svc].tid : a->pool[p]);
 
 		if (si < 0)
 			continue;
-		for (size_t j = pr_sig_from(a, (size_t)si, t + 1);
+		for (size_t j = ft_pr_sig_from(a, (size_t)si, t + 1);
 		     j < a->th[si].sig0 + a->th[si].nsig && a->sig[j].ts <= best; j++)
 			if (a->sig[j].to == xi) {
 				best = a->sig[j].ts;
@@ -68,7 +68,7 @@ static uint64_t reply_time(const struct pr_analysis *a, size_t xi, int svc,
 }
 
 /* One activation (lo, hi] of stage xi into s. */
-static int activation(struct pr_analysis *a, size_t xi, size_t next,
+static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
 		      uint64_t lo, uint64_t hi, struct acts *s)
 {
 	uint64_t t[PR_MAX_TOKENS + 1];
@@ -81,9 +81,9 @@ static int activation(struct pr_analysis *a, size_t xi, size_t next,
 	char last = 0;
 	uint64_t last_ts = 0;
 
-	for (size_t j = pr_sig_from(a, xi, lo + 1); j < end && a->sig[j].ts < hi; j++) {
-		const struct pr_sig *g = &a->sig[j];
-		const struct pr_thread *to = &a->th[g->to];
+	for (size_t j = ft_pr_sig_from(a, xi, lo + 1); j < end && a->sig[j].ts < hi; j++) {
+		const struct ft_pr_sig *g = &a->sig[j];
+		const struct ft_pr_thread *to = &a->th[g->to];
 		char k;
 
 		if (g->to == next)
@@ -121,9 +121,9 @@ static int activation(struct pr_analysis *a, size_t xi, size_t next,
 	ac->key[n] = '\0';
 	ac->ntok = (uint8_t)n;
 	ac->off = s->nval;
-	ac->cpu = pr_cpu_in(a, xi, lo, hi);
+	ac->cpu = ft_pr_cpu_in(a, xi, lo, hi);
 	for (unsigned j = 0; j <= n; j++)
-		if (push_val(s, (double)pr_cpu_in(a, xi, j ? t[j - 1] : lo,
+		if (push_val(s, (double)ft_pr_cpu_in(a, xi, j ? t[j - 1] : lo,
 						  j < n ? t[j] : hi)))
 			return -1;
 	for (unsigned j = 0; j < n; j++) {
@@ -132,14 +132,14 @@ static int activation(struct pr_analysis *a, size_t xi, size_t next,
 		double work = 0, jobs = 0;
 
 		if (tsvc[j] >= 0) {
-			long si = pr_index(a, a->svc[tsvc[j]].tid);
+			long si = ft_pr_index(a, a->svc[tsvc[j]].tid);
 
-			work = si < 0 ? 0 : (double)pr_cpu_in(a, (size_t)si, t[j], r);
+			work = si < 0 ? 0 : (double)ft_pr_cpu_in(a, (size_t)si, t[j], r);
 			jobs = 1;
 		} else {
 			for (unsigned p = 0; p < a->npool; p++) {
-				long pi = pr_index(a, a->pool[p]);
-				uint64_t c = pi < 0 ? 0 : pr_cpu_in(a, (size_t)pi, t[j], r);
+				long pi = ft_pr_index(a, a->pool[p]);
+				uint64_t c = pi < 0 ? 0 : ft_pr_cpu_in(a, (size_t)pi, t[j], r);
 
 				if (c >= JOB_MIN_NS) {
 					work += (double)c;
@@ -172,19 +172,19 @@ static int activation(struct pr_analysis *a, size_t xi, size_t next,
 
 /* The activation boundaries of stage k: its hand-offs to the next stage,
  * or the presents. */
-static uint64_t *boundaries(struct pr_analysis *a, unsigned k, size_t *nb)
+static uint64_t *boundaries(struct ft_pr_analysis *a, unsigned k, size_t *nb)
 {
-	struct pr_stage *st = &a->stage[k];
-	size_t xi = (size_t)pr_index(a, st->tid), n = 0;
+	struct ft_pr_stage *st = &a->stage[k];
+	size_t xi = (size_t)ft_pr_index(a, st->tid), n = 0;
 	uint64_t *b = malloc((a->th[xi].nsig + a->nf + 2) * sizeof(*b));
 
 	if (!b)
 		return NULL;
 	if (k + 1 < a->nstages) {
-		size_t next = (size_t)pr_index(a, a->stage[k + 1].tid);
+		size_t next = (size_t)ft_pr_index(a, a->stage[k + 1].tid);
 		size_t end = a->th[xi].sig0 + a->th[xi].nsig;
 
-		for (size_t j = pr_sig_from(a, xi, a->wa); j < end && a->sig[j].ts <= a->wb; j++)
+		for (size_t j = ft_pr_sig_from(a, xi, a->wa); j < end && a->sig[j].ts <= a->wb; j++)
 			if (a->sig[j].to == next &&
 			    (!n || a->sig[j].ts - b[n - 1] > MERGE_NS))
 				b[n++] = a->sig[j].ts;
@@ -240,7 +240,7 @@ static size_t *mode_of(const struct acts *s, size_t *nm)
 }
 
 static int fit_at(const struct acts *s, const size_t *mi, size_t nm,
-		  size_t pos, struct pf_sum *sum, struct pf_dist *d)
+		  size_t pos, struct ft_pf_sum *sum, struct ft_pf_dist *d)
 {
 	double *x = malloc((nm ? nm : 1) * sizeof(double));
 
@@ -248,20 +248,20 @@ static int fit_at(const struct acts *s, const size_t *mi, size_t nm,
 		return -1;
 	for (size_t i = 0; i < nm; i++)
 		x[i] = s->val[s->v[mi[i]].off + pos];
-	if (pf_summarize(x, nm, sum)) {
+	if (ft_pf_summarize(x, nm, sum)) {
 		free(x);
 		return -1;
 	}
-	pf_fit(sum, d);
+	ft_pf_fit(sum, d);
 	free(x);
 	return 0;
 }
 
-static int stage_steps(struct pr_analysis *a, unsigned k)
+static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 {
-	struct pr_stage *st = &a->stage[k];
-	size_t xi = (size_t)pr_index(a, st->tid), nb = 0, nm = 0;
-	size_t next = k + 1 < a->nstages ? (size_t)pr_index(a, a->stage[k + 1].tid) : (size_t)-1;
+	struct ft_pr_stage *st = &a->stage[k];
+	size_t xi = (size_t)ft_pr_index(a, st->tid), nb = 0, nm = 0;
+	size_t next = k + 1 < a->nstages ? (size_t)ft_pr_index(a, a->stage[k + 1].tid) : (size_t)-1;
 	struct acts s = { 0 };
 	uint64_t *b = boundaries(a, k, &nb);
 	size_t *mi = NULL;
@@ -285,7 +285,7 @@ static int stage_steps(struct pr_analysis *a, unsigned k)
 		if (s.v[i].trunc)
 			st->truncated = true;
 	}
-	if (pf_summarize(cpu, s.n, &st->cpu) || !(mi = mode_of(&s, &nm)))
+	if (ft_pf_summarize(cpu, s.n, &st->cpu) || !(mi = mode_of(&s, &nm)))
 		goto out;
 	st->nmode = nm;
 	if (!nm) {
@@ -295,19 +295,19 @@ static int stage_steps(struct pr_analysis *a, unsigned k)
 	m0 = &s.v[mi[0]];
 	/* works and steps in their order; jobs: the median count */
 	for (unsigned j = 0; j <= m0->ntok; j++) {
-		struct pr_step w = { .kind = PR_WORK, .target = -1, .lock = -1 };
+		struct ft_pr_step w = { .kind = PR_WORK, .target = -1, .lock = -1 };
 
 		if (fit_at(&s, mi, nm, j, &w.sum, &w.dist))
 			goto out;
-		sum_means += pf_dist_mean(&w.dist);
+		sum_means += ft_pf_dist_mean(&w.dist);
 		st->step[st->nsteps++] = w;
 		if (j == m0->ntok)
 			break;
 		{
-			struct pr_step c = { .target = -1, .lock = -1 };
+			struct ft_pr_step c = { .target = -1, .lock = -1 };
 			size_t soff = (size_t)m0->ntok + 1 + j, joff = soff + m0->ntok;
-			struct pf_sum js;
-			struct pf_dist jd;
+			struct ft_pf_sum js;
+			struct ft_pf_dist jd;
 
 			c.kind = m0->key[j] == 'F' ? PR_FANOUT : PR_CALL;
 			c.target = c.kind == PR_CALL ? m0->key[j] - 'a' : -1;
@@ -323,14 +323,14 @@ static int stage_steps(struct pr_analysis *a, unsigned k)
 			if (c.jobs > 64)
 				c.jobs = 64;
 			if (c.kind == PR_FANOUT)
-				pf_dist_scale(&c.dist, 1.0 / c.jobs);
+				ft_pf_dist_scale(&c.dist, 1.0 / c.jobs);
 			st->step[st->nsteps++] = c;
 		}
 	}
 	st->scale = sum_means > 0 ? st->cpu.mean / sum_means : 1;
 	for (unsigned j = 0; j < st->nsteps; j++)
 		if (st->step[j].kind == PR_WORK)
-			pf_dist_scale(&st->step[j].dist, st->scale);
+			ft_pf_dist_scale(&st->step[j].dist, st->scale);
 	rc = 0;
 out:
 	free(b);
@@ -342,36 +342,36 @@ out:
 }
 
 /* The pool's and each service's CPU per frame, kept: their steps scaled. */
-static void scale_helpers(struct pr_analysis *a)
+static void scale_helpers(struct ft_pr_analysis *a)
 {
 	double pool_sum = 0;
 
 	for (unsigned p = 0; p < a->npool; p++) {
-		long pi = pr_index(a, a->pool[p]);
+		long pi = ft_pr_index(a, a->pool[p]);
 
 		if (pi >= 0)
 			a->pool_cpu_frame += (double)a->th[pi].cpu / (double)a->nf;
 	}
 	for (unsigned k = 0; k < a->nstages; k++)
 		for (unsigned j = 0; j < a->stage[k].nsteps; j++) {
-			const struct pr_step *s = &a->stage[k].step[j];
+			const struct ft_pr_step *s = &a->stage[k].step[j];
 
 			if (s->kind == PR_FANOUT)
-				pool_sum += s->jobs * pf_dist_mean(&s->dist);
+				pool_sum += s->jobs * ft_pf_dist_mean(&s->dist);
 		}
 	a->pool_scale = pool_sum > 0 ? a->pool_cpu_frame / pool_sum : 1;
 	for (unsigned v = 0; v < a->nsvc; v++) {
-		struct pr_service *sv = &a->svc[v];
-		long si = pr_index(a, sv->tid);
+		struct ft_pr_service *sv = &a->svc[v];
+		long si = ft_pr_index(a, sv->tid);
 		double sum = 0;
 
 		sv->cpu_frame = si < 0 ? 0 : (double)a->th[si].cpu / (double)a->nf;
 		for (unsigned k = 0; k < a->nstages; k++)
 			for (unsigned j = 0; j < a->stage[k].nsteps; j++) {
-				const struct pr_step *s = &a->stage[k].step[j];
+				const struct ft_pr_step *s = &a->stage[k].step[j];
 
 				if (s->kind == PR_CALL && s->target == (int)v) {
-					sum += pf_dist_mean(&s->dist);
+					sum += ft_pf_dist_mean(&s->dist);
 					sv->calls_frame += 1;
 				}
 			}
@@ -379,20 +379,20 @@ static void scale_helpers(struct pr_analysis *a)
 	}
 	for (unsigned k = 0; k < a->nstages; k++)
 		for (unsigned j = 0; j < a->stage[k].nsteps; j++) {
-			struct pr_step *s = &a->stage[k].step[j];
+			struct ft_pr_step *s = &a->stage[k].step[j];
 
 			if (s->kind == PR_FANOUT)
-				pf_dist_scale(&s->dist, a->pool_scale);
+				ft_pf_dist_scale(&s->dist, a->pool_scale);
 			else if (s->kind == PR_CALL)
-				pf_dist_scale(&s->dist, a->svc[s->target].scale);
+				ft_pf_dist_scale(&s->dist, a->svc[s->target].scale);
 		}
 }
 
-static int periodic_work(struct pr_analysis *a)
+static int periodic_work(struct ft_pr_analysis *a)
 {
 	for (int k = 0; k < PR_PER_N; k++) {
-		struct pr_periodic *p = &a->per[k];
-		long ti = p->on ? pr_index(a, p->tid) : -1;
+		struct ft_pr_periodic *p = &a->per[k];
+		long ti = p->on ? ft_pr_index(a, p->tid) : -1;
 		const struct ft_tstat *s;
 		uint64_t prev = 0;
 		double *x;
@@ -410,36 +410,36 @@ static int periodic_work(struct pr_analysis *a)
 			if (!(w->irq || !w->waker) || w->ts < a->wa || w->ts > a->wb)
 				continue;
 			if (prev)
-				x[n++] = (double)pr_cpu_in(a, (size_t)ti, prev, w->ts);
+				x[n++] = (double)ft_pr_cpu_in(a, (size_t)ti, prev, w->ts);
 			prev = w->ts;
 		}
-		if (pf_summarize(x, n, &p->sum)) {
+		if (ft_pf_summarize(x, n, &p->sum)) {
 			free(x);
 			return -1;
 		}
-		pf_fit(&p->sum, &p->work);
+		ft_pf_fit(&p->sum, &p->work);
 		free(x);
 	}
 	return 0;
 }
 
 /* Takes the hold out of the work it is part of (at most half of it). */
-static void carve(struct pf_dist *work, struct pf_dist *hold)
+static void carve(struct ft_pf_dist *work, struct ft_pf_dist *hold)
 {
-	double w = pf_dist_mean(work), h = pf_dist_mean(hold);
+	double w = ft_pf_dist_mean(work), h = ft_pf_dist_mean(hold);
 
 	if (w <= 0) {
-		*hold = (struct pf_dist){ PF_FIXED, 0, 0 };
+		*hold = (struct ft_pf_dist){ PF_FIXED, 0, 0 };
 		return;
 	}
 	if (h > w / 2) {
 		h = w / 2;
-		*hold = (struct pf_dist){ PF_FIXED, h, h };
+		*hold = (struct ft_pf_dist){ PF_FIXED, h, h };
 	}
-	pf_dist_scale(work, (w - h) / w);
+	ft_pf_dist_scale(work, (w - h) / w);
 }
 
-static void add_where(struct pr_lock *l, const char *what)
+static void add_where(struct ft_pr_lock *l, const char *what)
 {
 	size_t n = strlen(l->where);
 
@@ -448,12 +448,12 @@ static void add_where(struct pr_lock *l, const char *what)
 
 /* Each lock goes where its users are: a lock step after the largest work
  * of a stage, the largest fan-out's jobs for the pool, the net task. */
-static void attach_locks(struct pr_analysis *a)
+static void attach_locks(struct ft_pr_analysis *a)
 {
 	const struct ft_model *m = a->m;
 
 	for (unsigned l = 0; l < a->nlocks; l++) {
-		struct pr_lock *lk = &a->lock[l];
+		struct ft_pr_lock *lk = &a->lock[l];
 		bool stage_used[PR_MAX_STAGES] = { false }, pool_used = false, net_used = false;
 		char what[48];
 
@@ -463,7 +463,7 @@ static void attach_locks(struct pr_analysis *a)
 
 			if (f->uaddr != lk->uaddr || f->ts < a->wa || f->ts > a->wb)
 				continue;
-			ti = pr_index(a, f->tid);
+			ti = ft_pr_index(a, f->tid);
 			if (ti < 0)
 				continue;
 			if (a->th[ti].role == PR_STAGE)
@@ -474,7 +474,7 @@ static void attach_locks(struct pr_analysis *a)
 				net_used = true;
 		}
 		for (unsigned k = 0; k < a->nstages; k++) {
-			struct pr_stage *st = &a->stage[k];
+			struct ft_pr_stage *st = &a->stage[k];
 			unsigned big = 0;
 			bool any = false;
 
@@ -489,8 +489,8 @@ static void attach_locks(struct pr_analysis *a)
 				continue;
 			for (unsigned j = 0; j < st->nsteps; j++)
 				if (st->step[j].kind == PR_WORK &&
-				    (!any || pf_dist_mean(&st->step[j].dist) >
-						     pf_dist_mean(&st->step[big].dist))) {
+				    (!any || ft_pf_dist_mean(&st->step[j].dist) >
+						     ft_pf_dist_mean(&st->step[big].dist))) {
 					big = j;
 					any = true;
 				}
@@ -499,7 +499,7 @@ static void attach_locks(struct pr_analysis *a)
 			memmove(&st->step[big + 2], &st->step[big + 1],
 				(st->nsteps - big - 1) * sizeof(st->step[0]));
 			st->nsteps++;
-			st->step[big + 1] = (struct pr_step){ .kind = PR_LOCK,
+			st->step[big + 1] = (struct ft_pr_step){ .kind = PR_LOCK,
 				.target = (int)l, .lock = -1, .dist = lk->hold };
 			carve(&st->step[big].dist, &st->step[big + 1].dist);
 			snprintf(what, sizeof(what), "stage %s", st->name);
@@ -510,15 +510,15 @@ static void attach_locks(struct pr_analysis *a)
 				if (a->stage[k].step[j].lock >= 0)
 					pool_used = false;	/* one lock for the pool */
 		if (pool_used) {
-			struct pr_step *best = NULL;
+			struct ft_pr_step *best = NULL;
 
 			for (unsigned k = 0; k < a->nstages; k++)
 				for (unsigned j = 0; j < a->stage[k].nsteps; j++) {
-					struct pr_step *s = &a->stage[k].step[j];
+					struct ft_pr_step *s = &a->stage[k].step[j];
 
 					if (s->kind == PR_FANOUT && s->lock < 0 &&
-					    (!best || s->jobs * pf_dist_mean(&s->dist) >
-							      best->jobs * pf_dist_mean(&best->dist)))
+					    (!best || s->jobs * ft_pf_dist_mean(&s->dist) >
+							      best->jobs * ft_pf_dist_mean(&best->dist)))
 						best = s;
 				}
 			if (best) {
@@ -529,7 +529,7 @@ static void attach_locks(struct pr_analysis *a)
 			}
 		}
 		if (net_used && a->per[PR_PER_NET].lock < 0) {
-			struct pr_periodic *p = &a->per[PR_PER_NET];
+			struct ft_pr_periodic *p = &a->per[PR_PER_NET];
 
 			p->lock = (int)l;
 			p->hold = lk->hold;
@@ -541,12 +541,12 @@ static void attach_locks(struct pr_analysis *a)
 
 /* Frames started but not yet presented: from the frames' start times the
  * median number of presents from a frame's start to its own present. */
-static void frames_in_flight(struct pr_analysis *a)
+static void frames_in_flight(struct ft_pr_analysis *a)
 {
 	const struct ft_trace *t = a->t;
 	double *c = malloc(a->nf * sizeof(double));
 	size_t n = 0;
-	struct pf_sum s;
+	struct ft_pf_sum s;
 
 	if (c)
 		for (size_t k = 0; k < a->nf; k++) {
@@ -564,7 +564,7 @@ static void frames_in_flight(struct pr_analysis *a)
 				continue;	/* its start is before the window */
 			c[n++] = (double)(k - j + 1);
 		}
-	if (c && n * 2 >= a->nf && !pf_summarize(c, n, &s)) {
+	if (c && n * 2 >= a->nf && !ft_pf_summarize(c, n, &s)) {
 		double v = s.p50 < 1 ? 1 : s.p50 > 8 ? 8 : s.p50;
 
 		a->fif = (unsigned)v;
@@ -585,28 +585,28 @@ static void frames_in_flight(struct pr_analysis *a)
 }
 
 /* Takes the step cost off a distribution: at most half of its mean. */
-static void less_cost(struct pf_dist *d, double cost)
+static void less_cost(struct ft_pf_dist *d, double cost)
 {
-	double m = pf_dist_mean(d);
+	double m = ft_pf_dist_mean(d);
 
 	if (m <= 0)
 		return;
 	if (cost > m / 2)
 		cost = m / 2;
-	pf_dist_scale(d, (m - cost) / m);
+	ft_pf_dist_scale(d, (m - cost) / m);
 }
 
 /* Takes up to cost off each of a stage's works, and extra times cost off
  * all of them in proportion (the presenter's own steps), at most half of
  * the stage's work in all: a work between two steps is often nothing but
  * the cost, a stage's whole work is not. */
-static void stage_less_cost(struct pr_stage *st, double cost, double extra)
+static void stage_less_cost(struct ft_pr_stage *st, double cost, double extra)
 {
 	double base = 0, have = 0, want, f, rest;
 
 	for (unsigned j = 0; j < st->nsteps; j++)
 		if (st->step[j].kind == PR_WORK) {
-			double m = pf_dist_mean(&st->step[j].dist);
+			double m = ft_pf_dist_mean(&st->step[j].dist);
 
 			base += m < cost ? m : cost;
 			have += m;
@@ -618,12 +618,12 @@ static void stage_less_cost(struct pr_stage *st, double cost, double extra)
 	f = want > have / 2 ? have / 2 / want : 1;
 	for (unsigned j = 0; j < st->nsteps; j++)
 		if (st->step[j].kind == PR_WORK) {
-			struct pf_dist *d = &st->step[j].dist;
-			double m = pf_dist_mean(d), b = m < cost ? m : cost;
+			struct ft_pf_dist *d = &st->step[j].dist;
+			double m = ft_pf_dist_mean(d), b = m < cost ? m : cost;
 			double take = b + (rest > 0 ? extra * cost * (m - b) / rest : 0);
 
 			if (m > 0)
-				pf_dist_scale(d, (m - f * take) / m);
+				ft_pf_dist_scale(d, (m - f * take) / m);
 		}
 }
 
@@ -639,7 +639,7 @@ static void stage_less_cost(struct pr_stage *st, double cost, double extra)
  * (a step's kernel work on the way out; in another program's trace the
  * first, real work, is no measure).
  */
-static void step_cost(struct pr_analysis *a)
+static void step_cost(struct ft_pr_analysis *a)
 {
 	double gap = -1, tail = a->tail_n ? a->tail_sum / (double)a->tail_n : -1;
 	char where[64] = "";
@@ -649,10 +649,10 @@ static void step_cost(struct pr_analysis *a)
 		snprintf(a->step_how, sizeof(a->step_how), "given (--step-cost)");
 	} else {
 		for (unsigned k = 0; k < a->nstages; k++) {
-			const struct pr_stage *st = &a->stage[k];
+			const struct ft_pr_stage *st = &a->stage[k];
 
 			for (unsigned j = 1; j < st->nsteps; j++) {
-				double m = pf_dist_mean(&st->step[j].dist);
+				double m = ft_pf_dist_mean(&st->step[j].dist);
 
 				if (st->step[j].kind != PR_WORK ||
 				    st->step[j - 1].kind == PR_WORK || (gap >= 0 && m >= gap))
@@ -685,7 +685,7 @@ static void step_cost(struct pr_analysis *a)
 		stage_less_cost(&a->stage[k], a->step_ns,
 				k + 1 == a->nstages ? 1 + (a->fps > 0) : 0);
 		for (unsigned j = 0; j < a->stage[k].nsteps; j++) {
-			struct pr_step *st = &a->stage[k].step[j];
+			struct ft_pr_step *st = &a->stage[k].step[j];
 
 			if (st->kind == PR_CALL || st->kind == PR_FANOUT)
 				less_cost(&st->dist, a->step_ns);
@@ -696,7 +696,7 @@ static void step_cost(struct pr_analysis *a)
 			less_cost(&a->per[k].work, a->step_ns);
 }
 
-int pr_steps(struct pr_analysis *a, char *err, size_t errlen)
+int ft_pr_steps(struct ft_pr_analysis *a, char *err, size_t errlen)
 {
 	for (unsigned k = 0; k < a->nstages; k++)
 		if (stage_steps(a, k))
@@ -709,17 +709,17 @@ int pr_steps(struct pr_analysis *a, char *err, size_t errlen)
 	frames_in_flight(a);
 	a->chain_wakeups = a->fps ? 1 : 0;
 	for (unsigned k = 0; k < a->nstages; k++) {
-		const struct pr_stage *st = &a->stage[k];
+		const struct ft_pr_stage *st = &a->stage[k];
 		bool work = false;
 
 		a->chain_wakeups += 1;
 		for (unsigned j = 0; j < st->nsteps; j++) {
-			const struct pr_step *s = &st->step[j];
+			const struct ft_pr_step *s = &st->step[j];
 
 			if (s->kind == PR_CALL || s->kind == PR_FANOUT) {
 				a->chain_wakeups += 2;
 				work = true;
-			} else if (pf_dist_mean(&s->dist) >= 500) {
+			} else if (ft_pf_dist_mean(&s->dist) >= 500) {
 				work = true;
 			}
 		}
@@ -730,7 +730,7 @@ int pr_steps(struct pr_analysis *a, char *err, size_t errlen)
 				 "stage %u (%s) shows no work per frame (%zu "
 				 "activations, %.1f us of CPU each on average): a "
 				 "stage framebench would run empty",
-				 k + 1, pr_label(a, st->tid, b, sizeof(b)), st->nact,
+				 k + 1, ft_pr_label(a, st->tid, b, sizeof(b)), st->nact,
 				 st->cpu.mean / 1e3);
 			return -1;
 		}

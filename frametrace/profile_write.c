@@ -18,7 +18,7 @@
 #include "import.h"
 #include "model.h"
 #include "present.h"
-#include "profile.h"		/* framebench's: its parser */
+#include "fbprofile.h"		/* the workload profile parser (lib/) */
 #include "profile_roles.h"
 #include "profile_write.h"
 #include "util.h"
@@ -63,7 +63,7 @@ static const char *us(char *buf, size_t len, double ns)
 }
 
 /* "p10 1.2 us p50 3.4 us p90 5.6 us" of a sample */
-static const char *pcts(char *buf, size_t len, const struct pf_sum *s)
+static const char *pcts(char *buf, size_t len, const struct ft_pf_sum *s)
 {
 	char a[24], b[24], c[24];
 
@@ -72,13 +72,13 @@ static const char *pcts(char *buf, size_t len, const struct pf_sum *s)
 	return buf;
 }
 
-static const char *dist(char *buf, size_t len, const struct pf_dist *d)
+static const char *dist(char *buf, size_t len, const struct ft_pf_dist *d)
 {
-	pf_dist_text(d, buf, len);
+	ft_pf_dist_text(d, buf, len);
 	return buf;
 }
 
-static const char *frame_source(const struct pr_analysis *a)
+static const char *frame_source(const struct ft_pr_analysis *a)
 {
 	const struct ft_frame *f = &a->t->frames[a->fidx[0]];
 
@@ -115,7 +115,7 @@ static bool comm_ok(const char *c)
 
 /* " thread=\"COMM\"" for tid's name, so the replay's thread is called as
  * the original; "" when framebench cannot name it so. */
-static const char *thread_opt(const struct pr_analysis *a, uint32_t tid,
+static const char *thread_opt(const struct ft_pr_analysis *a, uint32_t tid,
 			      char *buf, size_t len)
 {
 	const char *c = ft_task_comm(a->t, tid);
@@ -129,7 +129,7 @@ static const char *thread_opt(const struct pr_analysis *a, uint32_t tid,
 
 /* The pool threads' names as framebench's workers thread=FORMAT: one
  * name for all, or a name and the index; "" when neither fits. */
-static const char *worker_opt(const struct pr_analysis *a, char *buf, size_t len)
+static const char *worker_opt(const struct ft_pr_analysis *a, char *buf, size_t len)
 {
 	const char *c0 = ft_task_comm(a->t, a->pool[0]);
 	char stem[16], fmt[32], widest[40];
@@ -161,11 +161,11 @@ static const char *worker_opt(const struct pr_analysis *a, char *buf, size_t len
 	return buf;
 }
 
-static void header(struct buf *b, const struct pr_analysis *a, const char *trace,
+static void header(struct buf *b, const struct ft_pr_analysis *a, const char *trace,
 		   const char *name)
 {
 	char l1[64], x[96];
-	const struct pf_sum *ft = &a->ft;
+	const struct ft_pf_sum *ft = &a->ft;
 
 	out(b, "# framebench profile derived by frametrace %s profile from %s:\n",
 	    GS_VERSION, trace);
@@ -173,7 +173,7 @@ static void header(struct buf *b, const struct pr_analysis *a, const char *trace
 	    "presented by %s.\n", a->nf, a->o.window ? a->o.first : 0,
 	    (a->o.window ? a->o.first : 0) + a->nf - 1, a->nproc_frames, a->pid,
 	    ft_task_comm(a->t, a->pid), frame_source(a),
-	    pr_label(a, a->presenter, l1, sizeof(l1)));
+	    ft_pr_label(a, a->presenter, l1, sizeof(l1)));
 	if (a->other_procs)
 		out(b, "# (%u other process%s in the trace %s frames too: --pid "
 		    "chooses)\n", a->other_procs, a->other_procs == 1 ? "" : "es",
@@ -204,7 +204,7 @@ static void header(struct buf *b, const struct pr_analysis *a, const char *trace
 	out(b, "frames-in-flight %u\n", a->fif);
 }
 
-static bool pool_used(const struct pr_analysis *a)
+bool ft_pr_pool_used(const struct ft_pr_analysis *a)
 {
 	for (unsigned k = 0; k < a->nstages; k++)
 		for (unsigned j = 0; j < a->stage[k].nsteps; j++)
@@ -213,11 +213,11 @@ static bool pool_used(const struct pr_analysis *a)
 	return false;
 }
 
-static void pool(struct buf *b, const struct pr_analysis *a)
+static void pool(struct buf *b, const struct ft_pr_analysis *a)
 {
 	char l[64], x[32];
 
-	if (!pool_used(a)) {
+	if (!ft_pr_pool_used(a)) {
 		out(b, "# no job pool: no stage fans out to sibling threads%s\n",
 		    a->npool ? " in the common sequences" : "");
 		out(b, "workers          1\n");
@@ -226,12 +226,12 @@ static void pool(struct buf *b, const struct pr_analysis *a)
 	out(b, "# job pool: %u threads %s* of process %u (first %s), signalled "
 	    "most by %s; CPU per frame %s (the fan-outs' jobs scaled x%.2f to it)\n",
 	    a->npool, a->pool_stem, ft_task_pid(a->t, a->pool[0]),
-	    pr_label(a, a->pool[0], l, sizeof(l)), ft_task_comm(a->t, a->pool_caller),
+	    ft_pr_label(a, a->pool[0], l, sizeof(l)), ft_task_comm(a->t, a->pool_caller),
 	    us(x, sizeof(x), a->pool_cpu_frame), a->pool_scale);
 	out(b, "workers          %u%s\n", a->npool, worker_opt(a, l, sizeof(l)));
 }
 
-static bool proc_used(const struct pr_analysis *a, int p, const bool *svc_on)
+static bool proc_used(const struct ft_pr_analysis *a, int p, const bool *svc_on)
 {
 	for (unsigned k = 0; k < a->nstages; k++)
 		if (a->stage[k].proc == p)
@@ -245,7 +245,7 @@ static bool proc_used(const struct pr_analysis *a, int p, const bool *svc_on)
 	return false;
 }
 
-static const char *proc_opt(const struct pr_analysis *a, int p, char *buf,
+static const char *proc_opt(const struct ft_pr_analysis *a, int p, char *buf,
 			    size_t len)
 {
 	if (p <= 0) {
@@ -257,7 +257,7 @@ static const char *proc_opt(const struct pr_analysis *a, int p, char *buf,
 	return buf;
 }
 
-static void declarations(struct buf *b, const struct pr_analysis *a,
+static void declarations(struct buf *b, const struct ft_pr_analysis *a,
 			 const bool *svc_on)
 {
 	char x[96], y[64], z[64], l[64];
@@ -280,7 +280,7 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 		    "hand-offs to threads that were not asleep)\n");
 	any = false;
 	for (unsigned k = 0; k < a->nlocks; k++) {
-		const struct pr_lock *lk = &a->lock[k];
+		const struct ft_pr_lock *lk = &a->lock[k];
 
 		if (!lk->where[0])
 			continue;
@@ -292,14 +292,14 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 		    "hold 4 x p25 of the waits, at most their p50 (an estimate) = "
 		    "%s; in %s\n",
 		    lk->name, (unsigned long long)lk->uaddr, lk->waits, lk->users,
-		    pcts(x, sizeof(x), &lk->wait), us(y, sizeof(y), pf_dist_mean(&lk->hold)),
+		    pcts(x, sizeof(x), &lk->wait), us(y, sizeof(y), ft_pf_dist_mean(&lk->hold)),
 		    lk->where);
 		out(b, "mutex   %s\n", lk->name);
 	}
 	any = false;
 	for (unsigned v = 0; v < a->nsvc; v++) {
-		const struct pr_service *sv = &a->svc[v];
-		const struct pr_step *first = NULL;
+		const struct ft_pr_service *sv = &a->svc[v];
+		const struct ft_pr_step *first = NULL;
 
 		for (unsigned k = 0; k < a->nstages && !first; k++)
 			for (unsigned j = 0; j < a->stage[k].nsteps && !first; j++)
@@ -313,7 +313,7 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 		any = true;
 		out(b, "# %s: %s, %.0f calls per frame in the stages' sequences; CPU "
 		    "per frame %s (calls scaled x%.2f to it)\n", sv->name,
-		    pr_label(a, sv->tid, l, sizeof(l)), sv->calls_frame,
+		    ft_pr_label(a, sv->tid, l, sizeof(l)), sv->calls_frame,
 		    us(z, sizeof(z), sv->cpu_frame), sv->scale);
 		out(b, "service %s%s work=%s%s\n", sv->name,
 		    proc_opt(a, sv->proc, y, sizeof(y)), dist(x, sizeof(x), &first->dist),
@@ -321,7 +321,7 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 	}
 	any = false;
 	for (int k = 0; k < PR_PER_N; k++) {
-		const struct pr_periodic *p = &a->per[k];
+		const struct ft_pr_periodic *p = &a->per[k];
 		char per[32], hold[128] = "";
 
 		if (!p->on)
@@ -331,27 +331,27 @@ static void declarations(struct buf *b, const struct pr_analysis *a,
 			    "period\n");
 		any = true;
 		out(b, "# %s: %s, every %.3f ms (%.0f %% of %zu intervals regular; "
-		    "kind from its %s); CPU per period %s\n", pr_per_name(k),
-		    pr_label(a, p->tid, l, sizeof(l)), (double)p->period_ns / 1e6,
+		    "kind from its %s); CPU per period %s\n", ft_pr_per_name(k),
+		    ft_pr_label(a, p->tid, l, sizeof(l)), (double)p->period_ns / 1e6,
 		    100 * p->regular, p->sum.n, p->by, pcts(x, sizeof(x), &p->sum));
 		snprintf(per, sizeof(per), "%.1fus", (double)p->period_ns / 1e3);
 		if (p->lock >= 0)
 			snprintf(hold, sizeof(hold), " lock=%s hold=%s",
 				 a->lock[p->lock].name, dist(z, sizeof(z), &p->hold));
-		out(b, "%s period=%s work=%s%s%s%s\n", pr_per_name(k), per,
+		out(b, "%s period=%s work=%s%s%s%s\n", ft_pr_per_name(k), per,
 		    dist(x, sizeof(x), &p->work), hold,
 		    proc_opt(a, p->proc, y, sizeof(y)), thread_opt(a, p->tid, l, sizeof(l)));
 	}
 }
 
-static void stage(struct buf *b, const struct pr_analysis *a, unsigned k)
+static void stage(struct buf *b, const struct ft_pr_analysis *a, unsigned k)
 {
-	const struct pr_stage *st = &a->stage[k];
+	const struct ft_pr_stage *st = &a->stage[k];
 	char l[64], x[96], y[64], z[64];
 
 	out(b, "\n# stage %u: %s, %zu activations %s; %zu with this sequence of "
 	    "calls and fan-outs%s; CPU per activation %s (works scaled x%.2f to "
-	    "the mean, %s)\n", k + 1, pr_label(a, st->tid, l, sizeof(l)), st->nact,
+	    "the mean, %s)\n", k + 1, ft_pr_label(a, st->tid, l, sizeof(l)), st->nact,
 	    st->by_presents || k + 1 == a->nstages
 		    ? "between presents"
 		    : "between its hand-offs to the next stage",
@@ -360,11 +360,11 @@ static void stage(struct buf *b, const struct pr_analysis *a, unsigned k)
 	out(b, "stage %s%s%s\n", st->name, proc_opt(a, st->proc, y, sizeof(y)),
 	    thread_opt(a, st->tid, l, sizeof(l)));
 	for (unsigned j = 0; j < st->nsteps; j++) {
-		const struct pr_step *s = &st->step[j];
+		const struct ft_pr_step *s = &st->step[j];
 
 		switch (s->kind) {
 		case PR_WORK:
-			if (pf_dist_mean(&s->dist) < 500)
+			if (ft_pf_dist_mean(&s->dist) < 500)
 				break;	/* nothing between two steps */
 			out(b, "  work   %-26s # %zu samples: %s\n",
 			    dist(x, sizeof(x), &s->dist), s->sum.n,
@@ -396,14 +396,14 @@ static void stage(struct buf *b, const struct pr_analysis *a, unsigned k)
 	}
 }
 
-static void left_out(struct buf *b, const struct pr_analysis *a)
+static void left_out(struct buf *b, const struct ft_pr_analysis *a)
 {
 	char l[64], x[32];
 	double left = 0;
 	size_t shown = a->nleft < 12 ? a->nleft : 12;
 
 	for (size_t i = 0; i < a->nleft; i++)
-		left += (double)a->th[pr_index(a, a->left[i])].cpu;
+		left += (double)a->th[ft_pr_index(a, a->left[i])].cpu;
 	if (!a->nleft)
 		out(b, "\n# left out: no thread of the game's processes\n");
 	else
@@ -412,15 +412,15 @@ static void left_out(struct buf *b, const struct pr_analysis *a)
 		    a->nleft == 1 ? "" : "s",
 		    a->game_cpu > 0 ? 100 * left / a->game_cpu : 0);
 	for (size_t i = 0; i < shown; i++)
-		out(b, "#   %s %s\n", pr_label(a, a->left[i], l, sizeof(l)),
-		    us(x, sizeof(x), (double)a->th[pr_index(a, a->left[i])].cpu));
+		out(b, "#   %s %s\n", ft_pr_label(a, a->left[i], l, sizeof(l)),
+		    us(x, sizeof(x), (double)a->th[ft_pr_index(a, a->left[i])].cpu));
 	if (shown < a->nleft)
 		out(b, "#   and %zu more\n", a->nleft - shown);
 	if (a->dropped[0])
 		out(b, "# framebench has no room for: %s\n", a->dropped);
 }
 
-int pr_profile_text(const struct pr_analysis *a, const char *trace,
+int ft_pr_profile_text(const struct ft_pr_analysis *a, const char *trace,
 		    const char *name, char **text, size_t *len, char *err,
 		    size_t errlen)
 {
@@ -461,7 +461,7 @@ int pr_profile_text(const struct pr_analysis *a, const char *trace,
 	return 0;
 }
 
-int pr_write_atomic(const char *path, const char *text, size_t len, char *err,
+int ft_pr_write_atomic(const char *path, const char *text, size_t len, char *err,
 		    size_t errlen)
 {
 	size_t plen = strlen(path);
@@ -511,154 +511,4 @@ int pr_write_atomic(const char *path, const char *text, size_t len, char *err,
 	}
 	free(tmp);
 	return ok ? 0 : -1;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: frametrace profile -o OUT.profile [options] TRACE\n"
-		"  A framebench profile that reproduces the trace's scheduling\n"
-		"  shape: its stages, job pool, services, periodic tasks and\n"
-		"  locks, with the CPU work per frame the trace shows.\n"
-		"  -o, --output OUT   the profile to write (whole or not at all)\n"
-		"  --pid PID          the game's process (default: the one with\n"
-		"                     the most frames)\n"
-		"  --frames A..B      only frames A to B (0-based, of that process)\n"
-		"  --name NAME        the profile's name (default: from OUT)\n"
-		"  --step-cost DUR    framebench's own CPU per step, taken off\n"
-		"                     each work (default: measured on the trace;\n"
-		"                     0 maps CPU to work as it is)\n"
-		"Exit status: 0 written, 1 not written (I/O), 2 bad usage or a\n"
-		"trace that gives no profile (the message says what is missing).\n");
-}
-
-static void parse_frames(const char *arg, struct pr_opts *o)
-{
-	const char *dots = arg ? strstr(arg, "..") : NULL;
-	char a[32];
-	uint64_t x, y;
-
-	if (!dots || (size_t)(dots - arg) >= sizeof(a))
-		gs_die(EXIT_USAGE, "option --frames: expected A..B (frame "
-		       "indices), got '%s'", arg ? arg : "");
-	memcpy(a, arg, (size_t)(dots - arg));
-	a[dots - arg] = '\0';
-	if (gs_parse_u64(a, 0, UINT32_MAX, &x) ||
-	    gs_parse_u64(dots + 2, 0, UINT32_MAX, &y) || y < x)
-		gs_die(EXIT_USAGE, "option --frames: expected A..B with A <= B "
-		       "(frame indices), got '%s'", arg);
-	o->window = true;
-	o->first = (size_t)x;
-	o->last = (size_t)y;
-}
-
-/* The profile's name from OUT: its file name without .profile. */
-static void name_from(const char *path, char *name, size_t len)
-{
-	const char *base = strrchr(path, '/');
-	char tmp[PR_NAME], *dot;
-
-	gs_strlcpy(tmp, base ? base + 1 : path, sizeof(tmp));
-	dot = strstr(tmp, ".profile");
-	if (dot)
-		*dot = '\0';
-	pf_name(tmp, name, len);
-}
-
-int ft_cmd_profile(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "frames", required_argument, NULL, 'f' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "step-cost", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pr_opts po = { .step_ns = -1 };
-	const char *outp = NULL, *name_arg = NULL;
-	char err[1024], name[PR_NAME];
-	struct ft_trace t;
-	struct ft_model m;
-	struct pr_analysis a;
-	char *text = NULL;
-	size_t len = 0;
-	int c, rc;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': outp = optarg; break;
-		case 'p': po.pid = (uint32_t)gs_opt_u64("--pid", optarg, 1, UINT32_MAX); break;
-		case 'f': parse_frames(optarg, &po); break;
-		case 'n': name_arg = optarg; break;
-		case 's':
-			po.step_ns = (int64_t)gs_opt_duration_ns("--step-cost", optarg,
-								 1000, 0, 1000000);
-			break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
-		}
-	}
-	if (optind < argc - 1)
-		gs_die_extra_argument(argv[optind + 1]);
-	if (optind != argc - 1 || !outp) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (name_arg) {
-		pf_name(name_arg, name, sizeof(name));
-		if (strcmp(name, name_arg))
-			gs_die(EXIT_USAGE, "option --name: expected 1-31 letters, "
-			       "digits, '_', '-' or '.', got '%s'", name_arg);
-	} else {
-		name_from(outp, name, sizeof(name));
-	}
-	rc = ft_load(argv[optind], &t, err, sizeof(err));
-	if (rc < 0)
-		gs_die(EXIT_USAGE, "%s", err);
-	if (rc > 0)
-		gs_warn("warning: %s", t.warning);
-	if (ft_model_build(&m, &t))
-		gs_die(EXIT_RUNTIME, "out of memory building the timeline");
-	rc = pr_analyze(&a, &m, &po, err, sizeof(err));
-	if (rc == -2)
-		gs_die(EXIT_RUNTIME, "out of memory analysing %s", argv[optind]);
-	if (rc)
-		gs_die(EXIT_USAGE, "%s: %s; no profile written", argv[optind], err);
-	rc = pr_profile_text(&a, argv[optind], name, &text, &len, err, sizeof(err));
-	if (rc == -2)
-		gs_die(EXIT_RUNTIME, "out of memory");
-	if (rc)
-		gs_die(EXIT_RUNTIME, "the derived profile fails framebench's check "
-		       "(%s); no profile written", err);
-	if (pr_write_atomic(outp, text, len, err, sizeof(err)))
-		gs_die(EXIT_RUNTIME, "%s", err);
-	if (a.other_procs)
-		gs_warn("%u other process%s in %s %s frames; the one with the "
-			"most is used (--pid chooses)", a.other_procs,
-			a.other_procs == 1 ? "" : "es", argv[optind],
-			a.other_procs == 1 ? "has" : "have");
-	fprintf(stderr, "frametrace profile: %zu frames of %s (%u), p50 %.2f ms, "
-		"%s -> %s: %u stage%s", a.nf, ft_task_comm(&t, a.pid), a.pid,
-		a.ft.p50 / 1e6, a.fps ? "vsync-capped" : "uncapped", outp,
-		a.nstages, a.nstages == 1 ? "" : "s");
-	for (unsigned k = 0; k < a.nstages; k++)
-		fprintf(stderr, "%s%s", k ? ", " : " (", a.stage[k].name);
-	{
-		unsigned nl = 0;
-
-		for (unsigned k = 0; k < a.nlocks; k++)
-			nl += a.lock[k].where[0] != '\0';
-		fprintf(stderr, "), pool %u, services %u, periodic %d, locks %u\n",
-			pool_used(&a) ? a.npool : 0, a.nsvc,
-			a.per[0].on + a.per[1].on + a.per[2].on, nl);
-	}
-	free(text);
-	pr_free(&a);
-	ft_model_free(&m);
-	ft_trace_free(&t);
-	return EXIT_OK;
 }

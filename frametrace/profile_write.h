@@ -13,13 +13,16 @@
  * trace. Returns 0; -1 when framebench's parser rejects it (its message
  * in err); -2 out of memory.
  */
-int pr_profile_text(const struct pr_analysis *a, const char *trace,
+int ft_pr_profile_text(const struct ft_pr_analysis *a, const char *trace,
 		    const char *name, char **text, size_t *len, char *err,
 		    size_t errlen);
 
 /* Writes path through a temporary file in its directory and a rename:
  * whole or not at all. 0, or -1 with "path: why" in err. */
-int pr_write_atomic(const char *path, const char *text, size_t len, char *err,
+int ft_pr_write_atomic(const char *path, const char *text, size_t len, char *err,
 		    size_t errlen);
+
+/* Some stage fans out: the pool of workers is written. */
+bool ft_pr_pool_used(const struct ft_pr_analysis *a);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * frametrace watch, the flight recorder, in pieces: the ring of recent
  * events (watch_ring.c), the triggers (watch_trigger.c), a MangoHud log
- * being written (mangotail.c) and the captures (capture.c); watch.c runs
- * them. The in-kernel flight ring is the default: no event crosses to
+ * being written (mangotail.c) and the captures (capture.c); cmd_watch.c
+ * runs them. The in-kernel flight ring is the default: no event crosses to
  * user space until a trigger, so the recorder costs the traced machine
  * least (docs/frametrace.md, "Flight recorder": measured against
  * --user-ring, which streams every event through the ring buffer into a

@@ -9,7 +9,8 @@
  *   proc.c     child processes: spawn in a process group, poll, stop
  *   sched.c    scheduler commands and /sys/kernel/sched_ext verification
  *   machine.c  machine state per run (load, CPU busy, probe)
- *   workload.c building each kind's command and reading its results
+ *   workload.c building each kind's command and collecting its results
+ *   parse.c    the parsers of the workloads' outputs
  *   runner.c   interleaved repetitions, warm-up, cool-down, Ctrl-C
  *   verdict.c  medians, bootstrap intervals, Mann-Whitney, verdicts
  *   out_text.c / out_json.c / out_html.c   the three outputs

@@ -17,6 +17,7 @@
 
 #include "proc.h"
 #include "runner.h"
+#include "stats.h"
 #include "suite.h"
 #include "tune.h"
 #include "util.h"
@@ -59,7 +60,7 @@ static const struct option topts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char tune_usage[] =
+static const char gsu_tune_usage[] =
 "usage: gamesuite tune (SUITE --only NAME | --framebench PROFILE) -o FILE [options]\n"
 "Searches lavd's game-profile knobs for one workload and writes the best set\n"
 "as a game profile whose comments hold the evidence (docs/gamesuite.md).\n"
@@ -104,7 +105,7 @@ static void parse(int argc, char **argv, struct tune *t, struct gsu_settings *se
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:qh", topts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(tune_usage, stdout); exit(EXIT_OK);
+		case 'h': fputs(gsu_tune_usage, stdout); exit(EXIT_OK);
 		case 'q': t->quiet = true; break;
 		case 'o': t->out = optarg; break;
 		case T_ONLY: t->only = optarg; break;
@@ -120,7 +121,7 @@ static void parse(int argc, char **argv, struct tune *t, struct gsu_settings *se
 		case T_KNOB:
 			if (t->nknob == TUNE_MAX_KNOBS)
 				gs_die(EXIT_USAGE, "option --knob: at most %d knobs", TUNE_MAX_KNOBS);
-			if (tune_parse_knob(optarg, &t->knob[t->nknob++], err, sizeof(err)))
+			if (gsu_tune_parse_knob(optarg, &t->knob[t->nknob++], err, sizeof(err)))
 				gs_die(EXIT_USAGE, "option --knob: %s", err);
 			break;
 		case T_MATCH:
@@ -219,7 +220,7 @@ static void framebench_match(struct tune *t, const struct gsu_suite *su,
 	if (!gsu_workload_prepare(w))
 		gs_die(EXIT_USAGE, "tune: %s: give --match RULE", w->skip_reason);
 	rc = gsu_framebench_plan(su, w, &plan, why, sizeof(why));
-	if (!rc && (rc = tune_plan_game_comm(plan, w->resolved, comm, sizeof(comm))))
+	if (!rc && (rc = gsu_tune_plan_game_comm(plan, w->resolved, comm, sizeof(comm))))
 		snprintf(why, sizeof(why), "no process line in it");
 	if (rc) {
 		free(plan);
@@ -421,9 +422,9 @@ static void print_stage(const struct tune *t, int s, const int *idx, int n,
 	fprintf(stderr, "tune: stage %d: lavd's defaults %s %.4g (n %d)\n", s + 1,
 		t->metric_name, o->median[0], o->n[0]);
 	for (int i = 0; i < n; i++) {
-		const struct tune_cand *c = &t->cand[idx[i]];
+		const struct gsu_tune_cand *c = &t->cand[idx[i]];
 
-		tune_cand_desc(t, idx[i], desc, sizeof(desc));
+		gsu_tune_cand_desc(t, idx[i], desc, sizeof(desc));
 		/* idx is in ranking order now; o in the order the runs had */
 		fprintf(stderr, "  tune-%-3d %-40s %.4g (n %d, %.3fx the defaults) %s\n",
 			idx[i] + 1, desc, c->median[s], c->n[s],
@@ -451,7 +452,7 @@ static bool search(struct tune *t, struct gsu_suite *su, const struct gsu_settin
 				rounds == 1 ? "" : "s", (n + 1) * rounds);
 		snprintf(dir, sizeof(dir), "stage-%d", s + 1);
 		run_stage(t, su, set, idx, n, rounds, dir, &o);
-		t->stage[s] = (struct tune_stage){ n, rounds, o.median[0], o.n[0], o.interrupted };
+		t->stage[s] = (struct gsu_tune_stage){ n, rounds, o.median[0], o.n[0], o.interrupted };
 		for (int i = 0; i < n; i++) {
 			t->cand[idx[i]].median[s] = o.median[i + 1];
 			t->cand[idx[i]].n[s] = o.n[i + 1];
@@ -483,7 +484,7 @@ static bool search(struct tune *t, struct gsu_suite *su, const struct gsu_settin
 
 static bool final_round(struct tune *t, struct gsu_suite *su, const struct gsu_settings *set)
 {
-	struct tune_final *fi = &t->final;
+	struct gsu_tune_final *fi = &t->final;
 	struct stage_out o;
 
 	if (!t->quiet)
@@ -503,7 +504,7 @@ static bool final_round(struct tune *t, struct gsu_suite *su, const struct gsu_s
 	fi->ratio_hi = o.final.ratio_hi;
 	fi->p = o.final.p_value;
 	fi->verdict = o.final.verdict;
-	fi->welch_t = tune_welch_t(o.values[0], o.nvalues[0], o.values[1], o.nvalues[1]);
+	fi->welch_t = gs_welch_t(o.values[0], o.nvalues[0], o.values[1], o.nvalues[1]);
 	/* each median's bootstrap interval */
 	fi->lo[0] = o.base.lo;
 	fi->hi[0] = o.base.hi;
@@ -542,10 +543,10 @@ int gsu_tune_main(int argc, char **argv)
 	t.final_rounds = 6;
 	parse(argc, argv, &t, &set);
 	if (!t.nknob) {
-		tune_parse_knob("lat-cri-boost=0,128,512", &t.knob[t.nknob++], err, sizeof(err));
-		tune_parse_knob("slice-scale=50,100,200", &t.knob[t.nknob++], err, sizeof(err));
+		gsu_tune_parse_knob("lat-cri-boost=0,128,512", &t.knob[t.nknob++], err, sizeof(err));
+		gsu_tune_parse_knob("slice-scale=50,100,200", &t.knob[t.nknob++], err, sizeof(err));
 	}
-	if (tune_make_grid(&t, err, sizeof(err)))
+	if (gsu_tune_make_grid(&t, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "option --knob: %s", err);
 	make_workdir(&t);
 	load_workload(&t, &su);
@@ -569,7 +570,7 @@ int gsu_tune_main(int argc, char **argv)
 	for (int c = 0; c < t.ncand; c++) {
 		snprintf(t.cand[c].path, sizeof(t.cand[c].path), "%s/tune-%d.conf",
 			 t.workdir, c + 1);
-		if (tune_write_cand(&t, c, t.cand[c].path))
+		if (gsu_tune_write_cand(&t, c, t.cand[c].path))
 			gs_die(EXIT_RUNTIME, "cannot write %s: %s", t.cand[c].path, strerror(errno));
 	}
 	gsu_describe_workload(&su, &su.w[0], desc, sizeof(desc));
@@ -594,11 +595,11 @@ int gsu_tune_main(int argc, char **argv)
 	    (!t.nstage && !t.final.done)) {
 		gs_warn("tune: nothing was measured; no profile written");
 		rc = EXIT_RUNTIME;
-	} else if (tune_write_profile(&t, t.out)) {
+	} else if (gsu_tune_write_profile(&t, t.out)) {
 		gs_warn("tune: cannot write %s: %s", t.out, strerror(errno));
 		rc = EXIT_RUNTIME;
 	} else {
-		tune_cand_desc(&t, t.best, desc, sizeof(desc));
+		gsu_tune_cand_desc(&t, t.best, desc, sizeof(desc));
 		printf("tune: wrote %s: %s%s\n", t.out, desc[0] ? desc : "(no knobs)",
 		       gsu_stop_signal ? " (interrupted: the best measured so far)" : "");
 		if (t.final.done)

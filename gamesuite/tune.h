@@ -25,14 +25,14 @@
 #define TUNE_MAX_MATCH 8
 #define TUNE_MAX_STAGES 8
 
-struct tune_knob {
+struct gsu_tune_knob {
 	char key[48];
 	int nval;
 	char val[TUNE_MAX_VALUES][24];
 };
 
 /* One candidate: a value index per knob, its file, what it measured. */
-struct tune_cand {
+struct gsu_tune_cand {
 	int vi[TUNE_MAX_KNOBS];
 	char path[700];
 	bool alive;
@@ -42,7 +42,7 @@ struct tune_cand {
 };
 
 /* What one stage measured, for the evidence. */
-struct tune_stage {
+struct gsu_tune_stage {
 	int ncand, rounds;
 	double base_median;
 	int base_n;
@@ -50,7 +50,7 @@ struct tune_stage {
 };
 
 /* The final comparison: lavd's defaults (0) against the best (1). */
-struct tune_final {
+struct gsu_tune_final {
 	bool done, interrupted;
 	int n[2];
 	double median[2], lo[2], hi[2];
@@ -67,7 +67,7 @@ struct tune {
 	const char *lavd, *ops, *name, *out, *metric_name;
 	char match[TUNE_MAX_MATCH][200];
 	int nmatch;
-	struct tune_knob knob[TUNE_MAX_KNOBS];
+	struct gsu_tune_knob knob[TUNE_MAX_KNOBS];
 	int nknob;
 	int rounds, eta, final_rounds;
 	uint64_t duration_ns, cooldown_ns;
@@ -76,12 +76,12 @@ struct tune {
 	/* the search */
 	int metric;		/* index among the workload kind's metrics */
 	bool higher_better;
-	struct tune_cand cand[TUNE_MAX_CANDS];
+	struct gsu_tune_cand cand[TUNE_MAX_CANDS];
 	int ncand;
-	struct tune_stage stage[TUNE_MAX_STAGES];
+	struct gsu_tune_stage stage[TUNE_MAX_STAGES];
 	int nstage;
 	int best;
-	struct tune_final final;
+	struct gsu_tune_final final;
 	char workload_desc[700];
 	double started, ended;
 };
@@ -92,19 +92,17 @@ int gsu_tune_main(int argc, char **argv);
 /* ---- tune_write.c ---- */
 
 /* "KEY=V1,V2,..." into k. 0, or -1 with the reason in err. */
-int tune_parse_knob(const char *arg, struct tune_knob *k, char *err, size_t errlen);
+int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, size_t errlen);
 /* The grid: every combination of the knobs' values. 0, or -1 (too many). */
-int tune_make_grid(struct tune *t, char *err, size_t errlen);
+int gsu_tune_make_grid(struct tune *t, char *err, size_t errlen);
 /* Candidate c's profile file (name tune-c, the match lines, its knobs). */
-int tune_write_cand(const struct tune *t, int c, const char *path);
-/* Welch's t of b against a (NaN when either has fewer than 2 values). */
-double tune_welch_t(const double *a, size_t na, const double *b, size_t nb);
+int gsu_tune_write_cand(const struct tune *t, int c, const char *path);
 /* The result: the profile with the evidence in its comment block. */
-int tune_write_profile(const struct tune *t, const char *path);
+int gsu_tune_write_profile(const struct tune *t, const char *path);
 /* The comm of the game's process in a framebench --dump-plan text, or
  * prog's name when the plan gives none. 0, or -1 (no process line). */
-int tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len);
+int gsu_tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len);
 /* "lat-cri-boost 128, slice-scale 50" for candidate c. */
-void tune_cand_desc(const struct tune *t, int c, char *buf, size_t len);
+void gsu_tune_cand_desc(const struct tune *t, int c, char *buf, size_t len);
 
 #endif

@@ -18,7 +18,7 @@
  * prog's base name as the kernel keeps it (15 characters): the main
  * process runs under the program's own name then.
  */
-int tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len)
+int gsu_tune_plan_game_comm(const char *plan, const char *prog, char *out, size_t len)
 {
 	const char *l = plan, *end, *c, *name = NULL;
 	size_t n;
@@ -60,7 +60,7 @@ static bool word_ok(const char *s)
 	return true;
 }
 
-int tune_parse_knob(const char *arg, struct tune_knob *k, char *err, size_t errlen)
+int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '='), *v;
 	size_t kl = eq ? (size_t)(eq - arg) : 0;
@@ -104,7 +104,7 @@ int tune_parse_knob(const char *arg, struct tune_knob *k, char *err, size_t errl
 	return 0;
 }
 
-int tune_make_grid(struct tune *t, char *err, size_t errlen)
+int gsu_tune_make_grid(struct tune *t, char *err, size_t errlen)
 {
 	long n = 1;
 
@@ -132,7 +132,7 @@ int tune_make_grid(struct tune *t, char *err, size_t errlen)
 	return 0;
 }
 
-void tune_cand_desc(const struct tune *t, int c, char *buf, size_t len)
+void gsu_tune_cand_desc(const struct tune *t, int c, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -151,7 +151,7 @@ static void write_rules(FILE *f, const struct tune *t, int c)
 		fprintf(f, "%-22s %s\n", t->knob[k].key, t->knob[k].val[t->cand[c].vi[k]]);
 }
 
-int tune_write_cand(const struct tune *t, int c, const char *path)
+int gsu_tune_write_cand(const struct tune *t, int c, const char *path)
 {
 	FILE *f = fopen(path, "w");
 
@@ -161,26 +161,6 @@ int tune_write_cand(const struct tune *t, int c, const char *path)
 		t->ncand, c + 1);
 	write_rules(f, t, c);
 	return fclose(f) ? -1 : 0;
-}
-
-double tune_welch_t(const double *a, size_t na, const double *b, size_t nb)
-{
-	double ma = 0, mb = 0, va = 0, vb = 0, se;
-
-	if (na < 2 || nb < 2)
-		return NAN;
-	for (size_t i = 0; i < na; i++)
-		ma += a[i] / (double)na;
-	for (size_t i = 0; i < nb; i++)
-		mb += b[i] / (double)nb;
-	for (size_t i = 0; i < na; i++)
-		va += (a[i] - ma) * (a[i] - ma) / (double)(na - 1);
-	for (size_t i = 0; i < nb; i++)
-		vb += (b[i] - mb) * (b[i] - mb) / (double)(nb - 1);
-	se = sqrt(va / (double)na + vb / (double)nb);
-	if (se == 0)
-		return ma == mb ? 0 : (mb > ma ? INFINITY : -INFINITY);
-	return (mb - ma) / se;
 }
 
 static void when(double epoch, char *buf, size_t len)
@@ -195,7 +175,7 @@ static void when(double epoch, char *buf, size_t len)
 /* The final comparison's lines of the evidence. */
 static void write_final(FILE *f, const struct tune *t)
 {
-	const struct tune_final *fi = &t->final;
+	const struct gsu_tune_final *fi = &t->final;
 	bool rule;
 
 	if (!fi->done) {
@@ -218,7 +198,7 @@ static void write_final(FILE *f, const struct tune *t)
 		"does that).\n", rule ? "met (better, |Welch t| >= 2)" : "NOT met");
 }
 
-int tune_write_profile(const struct tune *t, const char *path)
+int gsu_tune_write_profile(const struct tune *t, const char *path)
 {
 	char desc[400], w0[40], w1[40];
 	FILE *f = fopen(path, "w");
@@ -244,7 +224,7 @@ int tune_write_profile(const struct tune *t, const char *path)
 	fprintf(f, ";\n#   the best 1/%d kept after each stage, each stage with %d times the "
 		"runs,\n#   every run interleaved with lavd's defaults.\n", t->eta, t->eta);
 	for (int s = 0; s < t->nstage; s++) {
-		const struct tune_stage *st = &t->stage[s];
+		const struct gsu_tune_stage *st = &t->stage[s];
 
 		fprintf(f, "# Stage %d: %d candidates x %d round%s%s; defaults median %.4g (n %d)\n",
 			s + 1, st->ncand, st->rounds, st->rounds == 1 ? "" : "s",
@@ -253,14 +233,14 @@ int tune_write_profile(const struct tune *t, const char *path)
 		for (int c = 0; c < t->ncand; c++) {
 			if (isnan(t->cand[c].median[s]) && !t->cand[c].n[s])
 				continue;
-			tune_cand_desc(t, c, desc, sizeof(desc));
+			gsu_tune_cand_desc(t, c, desc, sizeof(desc));
 			fprintf(f, "#   tune-%-3d %-40s median %.4g (n %d)%s\n", c + 1, desc,
 				t->cand[c].median[s], t->cand[c].n[s],
 				t->cand[c].stage_out == s ? " - dropped" : "");
 		}
 	}
 	write_final(f, t);
-	tune_cand_desc(t, t->best, desc, sizeof(desc));
+	gsu_tune_cand_desc(t, t->best, desc, sizeof(desc));
 	fprintf(f, "\nname        %s\ndescription tuned by gamesuite tune on %s: %s\n",
 		t->name, t->framebench ? t->framebench : t->only, desc);
 	write_rules(f, t, t->best);

@@ -78,10 +78,4 @@ static inline double gs_rng_normal(struct gs_rng *r)
 	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-/* Exponential with the given mean. */
-static inline double gs_rng_exp(struct gs_rng *r, double mean)
-{
-	return -mean * log(1.0 - gs_rng_unit(r));
-}
-
 #endif

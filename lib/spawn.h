@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Child processes: a fork that dies with its parent, and one way to start
- * a command (gamesuite's loaders and workloads, frametrace's recorded
- * command).
+ * a command (framebench's helper processes and background load,
+ * gamesuite's loaders and workloads).
  */
 #ifndef GS_SPAWN_H
 #define GS_SPAWN_H

@@ -495,3 +495,23 @@ double gs_mann_whitney_min_p(size_t na, size_t nb)
 		c = c * (double)(nb + i) / (double)i;
 	return c > 2.0 ? 2.0 / c : 1.0;
 }
+
+double gs_welch_t(const double *a, size_t na, const double *b, size_t nb)
+{
+	double ma = 0, mb = 0, va = 0, vb = 0, se;
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	for (size_t i = 0; i < na; i++)
+		ma += a[i] / (double)na;
+	for (size_t i = 0; i < nb; i++)
+		mb += b[i] / (double)nb;
+	for (size_t i = 0; i < na; i++)
+		va += (a[i] - ma) * (a[i] - ma) / (double)(na - 1);
+	for (size_t i = 0; i < nb; i++)
+		vb += (b[i] - mb) * (b[i] - mb) / (double)(nb - 1);
+	se = sqrt(va / (double)na + vb / (double)nb);
+	if (se == 0)
+		return ma == mb ? 0 : (mb > ma ? INFINITY : -INFINITY);
+	return (mb - ma) / se;
+}

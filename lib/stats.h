@@ -144,4 +144,8 @@ double gs_mann_whitney_p(const double *a, size_t na, const double *b,
  */
 double gs_mann_whitney_min_p(size_t na, size_t nb);
 
+/* Welch's t of b against a (NaN when either has fewer than 2 values;
+ * +-infinity when both are constant and differ). */
+double gs_welch_t(const double *a, size_t na, const double *b, size_t nb);
+
 #endif

@@ -314,19 +314,6 @@ fail:
 	return -1;
 }
 
-int gs_write_text(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	size_t len = strlen(s);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, len);
-	close(fd);
-	return n == (ssize_t)len ? 0 : -1;
-}
-
 void gs_strlcpy(char *dst, const char *src, size_t dstlen)
 {
 	size_t n = strlen(src);

@@ -90,9 +90,6 @@ void gs_remove_tree(const char *dir);
 int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 char *err, size_t errlen);
 
-/* Writes a string to a file (sysfs, tracefs). Returns 0 or -1. */
-int gs_write_text(const char *path, const char *s);
-
 /* Copies at most dstlen-1 bytes and always terminates. */
 void gs_strlcpy(char *dst, const char *src, size_t dstlen);
 

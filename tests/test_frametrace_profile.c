@@ -23,7 +23,7 @@
 #include "finish.h"
 #include "marker.h"
 #include "model.h"
-#include "profile.h"		/* framebench's */
+#include "fbprofile.h"		/* the workload profile parser (lib/) */
 #include "profile_fit.h"
 #include "profile_roles.h"
 #include "profile_write.h"
@@ -46,18 +46,18 @@ static double gauss(void)
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
-static void fit(const double *x, size_t n, struct pf_dist *d)
+static void fit(const double *x, size_t n, struct ft_pf_dist *d)
 {
-	struct pf_sum s;
+	struct ft_pf_sum s;
 
-	assert_int_equal(pf_summarize(x, n, &s), 0);
-	pf_fit(&s, d);
+	assert_int_equal(ft_pf_summarize(x, n, &s), 0);
+	ft_pf_fit(&s, d);
 }
 
 static void test_fit_kinds(void **state)
 {
 	double x[2000];
-	struct pf_dist d;
+	struct ft_pf_dist d;
 	char buf[64];
 
 	(void)state;
@@ -66,7 +66,7 @@ static void test_fit_kinds(void **state)
 	fit(x, 2000, &d);
 	assert_int_equal(d.kind, PF_FIXED);
 	assert_true(fabs(d.a - 250003) < 10);
-	pf_dist_text(&d, buf, sizeof(buf));
+	ft_pf_dist_text(&d, buf, sizeof(buf));
 	assert_string_equal(buf, "250.0us");
 
 	for (int i = 0; i < 2000; i++)
@@ -82,7 +82,7 @@ static void test_fit_kinds(void **state)
 	assert_int_equal(d.kind, PF_NORMAL);
 	assert_true(fabs(d.a - 1000000) < 20000);
 	assert_true(fabs(d.b - 200000) < 20000);
-	pf_dist_text(&d, buf, sizeof(buf));
+	ft_pf_dist_text(&d, buf, sizeof(buf));
 	assert_non_null(strchr(buf, '~'));
 
 	/* outliers (1 %) do not turn a flat sample into a normal one */
@@ -95,8 +95,8 @@ static void test_fit_kinds(void **state)
 static void test_fit_edges(void **state)
 {
 	double x[400];
-	struct pf_dist d;
-	struct pf_sum s;
+	struct ft_pf_dist d;
+	struct ft_pf_sum s;
 	char buf[64];
 
 	(void)state;
@@ -106,26 +106,26 @@ static void test_fit_edges(void **state)
 	fit(x, 400, &d);
 	assert_int_equal(d.kind, PF_UNIFORM);
 	assert_true(d.a >= 0);
-	assert_true(fabs(pf_dist_mean(&d) - 15000) < 2000);
+	assert_true(fabs(ft_pf_dist_mean(&d) - 15000) < 2000);
 	/* no sample: fixed 0 */
-	assert_int_equal(pf_summarize(x, 0, &s), 0);
-	pf_fit(&s, &d);
+	assert_int_equal(ft_pf_summarize(x, 0, &s), 0);
+	ft_pf_fit(&s, &d);
 	assert_int_equal(d.kind, PF_FIXED);
 	assert_true(d.a == 0);
 	/* nearest-rank percentiles */
 	for (int i = 0; i < 100; i++)
 		x[i] = i + 1;
-	assert_int_equal(pf_summarize(x, 100, &s), 0);
+	assert_int_equal(ft_pf_summarize(x, 100, &s), 0);
 	assert_true(s.p50 == 50 && s.p90 == 90 && s.p99 == 99 && s.max == 100);
 	/* text stays within framebench's bounds and a <= b */
-	d = (struct pf_dist){ PF_UNIFORM, -5, 2e9 };
-	pf_dist_text(&d, buf, sizeof(buf));
+	d = (struct ft_pf_dist){ PF_UNIFORM, -5, 2e9 };
+	ft_pf_dist_text(&d, buf, sizeof(buf));
 	assert_string_equal(buf, "0.0us..1000000.0us");
-	d = (struct pf_dist){ PF_UNIFORM, 1000, 1020 };	/* rounds to one value */
-	pf_dist_text(&d, buf, sizeof(buf));
+	d = (struct ft_pf_dist){ PF_UNIFORM, 1000, 1020 };	/* rounds to one value */
+	ft_pf_dist_text(&d, buf, sizeof(buf));
 	assert_string_equal(buf, "1.0us");
-	d = (struct pf_dist){ PF_NORMAL, 1000, 10 };
-	pf_dist_scale(&d, 2);
+	d = (struct ft_pf_dist){ PF_NORMAL, 1000, 10 };
+	ft_pf_dist_scale(&d, 2);
 	assert_true(d.a == 2000 && d.b == 20);
 }
 
@@ -142,15 +142,15 @@ static void test_period(void **state)
 			continue;
 		ts[n++] = T0 + (uint64_t)k * 5333333 + (uint64_t)(300000 * rnd());
 	}
-	assert_true(llabs((long long)pf_period(ts, n, &share) - 5333333) < 2000);
+	assert_true(llabs((long long)ft_pf_period(ts, n, &share) - 5333333) < 2000);
 	assert_true(share > 0.95);
 	/* random wake-ups: no period */
 	n = 0;
 	for (int k = 0; k < 400; k++)
 		ts[n++] = T0 + (uint64_t)k * 5000000 + (uint64_t)(4900000 * rnd());
-	assert_int_equal(pf_period(ts, n, &share), 0);
+	assert_int_equal(ft_pf_period(ts, n, &share), 0);
 	/* too few */
-	assert_int_equal(pf_period(ts, 5, NULL), 0);
+	assert_int_equal(ft_pf_period(ts, 5, NULL), 0);
 }
 
 static void test_vsync(void **state)
@@ -170,14 +170,14 @@ static void test_vsync(void **state)
 			tick++;
 		p[k] = T0 + (uint64_t)tick * 16666667ULL + (uint64_t)late;
 	}
-	assert_true(llabs((long long)pf_vsync_period(p, 1000, &share) - 16666667) < 100000);
+	assert_true(llabs((long long)ft_pf_vsync_period(p, 1000, &share) - 16666667) < 100000);
 	assert_true(share > 0.8);
 	/* uncapped: 1-2 ms frames */
 	for (int k = 0; k < 1000; k++) {
 		t += 1000000 + (uint64_t)(1000000 * rnd());
 		p[k] = t;
 	}
-	assert_int_equal(pf_vsync_period(p, 1000, &share), 0);
+	assert_int_equal(ft_pf_vsync_period(p, 1000, &share), 0);
 	assert_true(share < 0.5);
 	/* uncapped around one interval with 15 % spread: still not a grid */
 	t = T0;
@@ -185,7 +185,7 @@ static void test_vsync(void **state)
 		t += (uint64_t)(4000000 * (1 + 0.15 * gauss()));
 		p[k] = t;
 	}
-	assert_int_equal(pf_vsync_period(p, 1000, NULL), 0);
+	assert_int_equal(ft_pf_vsync_period(p, 1000, NULL), 0);
 }
 
 static void test_names(void **state)
@@ -193,23 +193,23 @@ static void test_names(void **state)
 	char s[32];
 
 	(void)state;
-	pf_stem("llvmpipe-3", s, sizeof(s));
+	ft_pf_stem("llvmpipe-3", s, sizeof(s));
 	assert_string_equal(s, "llvmpipe");
-	pf_stem("fb-worker12", s, sizeof(s));
+	ft_pf_stem("fb-worker12", s, sizeof(s));
 	assert_string_equal(s, "fb-worker");
-	pf_stem("TaskGraphNP 7", s, sizeof(s));
+	ft_pf_stem("TaskGraphNP 7", s, sizeof(s));
 	assert_string_equal(s, "TaskGraphNP");
-	pf_stem("ProtonGame.exe", s, sizeof(s));
+	ft_pf_stem("ProtonGame.exe", s, sizeof(s));
 	assert_string_equal(s, "ProtonGame.exe");
-	pf_stem("1234", s, sizeof(s));
+	ft_pf_stem("1234", s, sizeof(s));
 	assert_string_equal(s, "1234");
-	pf_name("fb-game", s, sizeof(s));
+	ft_pf_name("fb-game", s, sizeof(s));
 	assert_string_equal(s, "game");
-	pf_name("RenderThread 1", s, sizeof(s));
+	ft_pf_name("RenderThread 1", s, sizeof(s));
 	assert_string_equal(s, "RenderThread_1");
-	pf_name("", s, sizeof(s));
+	ft_pf_name("", s, sizeof(s));
 	assert_string_equal(s, "t");
-	pf_name("fb-", s, sizeof(s));
+	ft_pf_name("fb-", s, sizeof(s));
 	assert_string_equal(s, "fb-");
 }
 
@@ -292,40 +292,40 @@ static void build_game(struct ft_trace *t, int nframes)
 struct fixture {
 	struct ft_trace t;
 	struct ft_model m;
-	struct pr_analysis a;
+	struct ft_pr_analysis a;
 	char err[1024];
 	int rc;
 };
 
 static void analyze(struct fixture *f, int64_t step_ns)
 {
-	struct pr_opts o = { .step_ns = step_ns };
+	struct ft_pr_opts o = { .step_ns = step_ns };
 
 	assert_int_equal(ft_model_build(&f->m, &f->t), 0);
-	f->rc = pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err));
+	f->rc = ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err));
 }
 
 static void done(struct fixture *f)
 {
 	if (!f->rc)
-		pr_free(&f->a);
+		ft_pr_free(&f->a);
 	else
-		pr_free(&f->a);
+		ft_pr_free(&f->a);
 	ft_model_free(&f->m);
 	ft_trace_free(&f->t);
 	free(f);
 }
 
-static double mean_of(const struct pr_step *s)
+static double mean_of(const struct ft_pr_step *s)
 {
-	return pf_dist_mean(&s->dist);
+	return ft_pf_dist_mean(&s->dist);
 }
 
 static void test_game_roles(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	const struct pr_analysis *a = &f->a;
-	const struct pr_stage *st;
+	const struct ft_pr_analysis *a = &f->a;
+	const struct ft_pr_stage *st;
 
 	(void)state;
 	build_game(&f->t, 300);
@@ -369,7 +369,7 @@ static void test_game_roles(void **state)
 	assert_int_equal(a->per[PR_PER_AUDIO].tid, AUDIO);
 	assert_true(llabs((long long)a->per[PR_PER_AUDIO].period_ns - 5000000) < 1000);
 	assert_string_equal(a->per[PR_PER_AUDIO].by, "name");
-	assert_true(fabs(pf_dist_mean(&a->per[PR_PER_AUDIO].work) - 100000) < 2000);
+	assert_true(fabs(ft_pf_dist_mean(&a->per[PR_PER_AUDIO].work) - 100000) < 2000);
 	assert_false(a->per[PR_PER_INPUT].on);
 	/* figures compare shows: stage + call + fan-out, no vsync */
 	assert_true(a->chain_wakeups == 5);
@@ -391,7 +391,7 @@ static void test_game_profile_parses(void **state)
 	/* the step cost from the trace: the game's 2 us from a signal to its
 	 * sleep, under the least work between two steps */
 	assert_true(fabs(f->a.step_ns - 2000) < 300);
-	assert_int_equal(pr_profile_text(&f->a, "game.ftr", "game", &text, &len,
+	assert_int_equal(ft_pr_profile_text(&f->a, "game.ftr", "game", &text, &len,
 					 err, sizeof(err)), 0);
 	/* framebench's own parser, as framebench will read it */
 	assert_int_equal(fb_profile_parse(text, len, "game.profile", p, err,
@@ -438,7 +438,7 @@ static void test_pool_same_name(void **state)
 	assert_true(f->a.pool[0] != GAME && f->a.pool[1] != GAME);
 	assert_int_equal(f->a.nstages, 1);
 	assert_int_equal(f->a.stage[0].tid, GAME);
-	assert_int_equal(pr_profile_text(&f->a, "g.ftr", "g", &text, &len, err,
+	assert_int_equal(ft_pr_profile_text(&f->a, "g.ftr", "g", &text, &len, err,
 					 sizeof(err)), 0);
 	assert_int_equal(fb_profile_parse(text, len, "g.profile", p, err,
 					  sizeof(err)), 0);
@@ -518,7 +518,7 @@ static void test_no_work(void **state)
 static void test_bad_input(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct pr_opts o = { .step_ns = -1 };
+	struct ft_pr_opts o = { .step_ns = -1 };
 
 	(void)state;
 	/* no frames */
@@ -531,7 +531,7 @@ static void test_bad_input(void **state)
 	analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "no frames"));
-	pr_free(&f->a);
+	ft_pr_free(&f->a);
 	ft_model_free(&f->m);
 	ft_trace_free(&f->t);
 
@@ -540,7 +540,7 @@ static void test_bad_input(void **state)
 	analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "only 60 frames"));
-	pr_free(&f->a);
+	ft_pr_free(&f->a);
 	ft_model_free(&f->m);
 	ft_trace_free(&f->t);
 
@@ -550,19 +550,19 @@ static void test_bad_input(void **state)
 	o.window = true;
 	o.first = 300;
 	o.last = 400;
-	assert_int_equal(pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
+	assert_int_equal(ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
 	assert_non_null(strstr(f->err, "has frames 0..199"));
-	pr_free(&f->a);
+	ft_pr_free(&f->a);
 	o.first = 10;
 	o.last = 50;
-	assert_int_equal(pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
+	assert_int_equal(ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
 	assert_non_null(strstr(f->err, "only 41 frames"));
-	pr_free(&f->a);
+	ft_pr_free(&f->a);
 	o.first = 50;
 	o.last = 180;
-	assert_int_equal(pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), 0);
+	assert_int_equal(ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), 0);
 	assert_int_equal(f->a.nf, 131);
-	pr_free(&f->a);
+	ft_pr_free(&f->a);
 	ft_model_free(&f->m);
 	ft_trace_free(&f->t);
 
@@ -587,7 +587,7 @@ static void test_atomic_write(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/x.profile", dir);
-	assert_int_equal(pr_write_atomic(path, "name x\n", 7, err, sizeof(err)), 0);
+	assert_int_equal(ft_pr_write_atomic(path, "name x\n", 7, err, sizeof(err)), 0);
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	n = fread(buf, 1, sizeof(buf), fp);
@@ -595,7 +595,7 @@ static void test_atomic_write(void **state)
 	assert_int_equal(n, 7);
 	/* a directory that does not exist: nothing written, the reason said */
 	snprintf(path, sizeof(path), "%s/no/x.profile", dir);
-	assert_int_equal(pr_write_atomic(path, "name x\n", 7, err, sizeof(err)), -1);
+	assert_int_equal(ft_pr_write_atomic(path, "name x\n", 7, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot write"));
 	/* only x.profile is left: no temporary file */
 	snprintf(path, sizeof(path), "%s/x.profile", dir);

@@ -197,20 +197,20 @@ static void plan_game_comm(void **state)
 	char c[16];
 
 	(void)state;
-	assert_int_equal(tune_plan_game_comm("# plan\nprofile s (x)\nprocess main: comm:fb-strategy "
+	assert_int_equal(gsu_tune_plan_game_comm("# plan\nprofile s (x)\nprocess main: comm:fb-strategy "
 					     "stage:game\nprocess compositor: comm:fb-compositor\n",
 					     "/usr/bin/framebench", c, sizeof(c)), 0);
 	assert_string_equal(c, "fb-strategy");
 	/* the main process without a comm: the program's name, as the kernel
 	 * keeps it; the helper's comm is not the game's */
-	assert_int_equal(tune_plan_game_comm("process main: stage:game\n"
+	assert_int_equal(gsu_tune_plan_game_comm("process main: stage:game\n"
 					     "process compositor: comm:fb-compositor\n",
 					     "/opt/x/a-very-long-benchmark-name", c, sizeof(c)), 0);
 	assert_string_equal(c, "a-very-long-ben");
-	assert_int_equal(tune_plan_game_comm("process main: comm:ProtonGame.exe", "fb", c,
+	assert_int_equal(gsu_tune_plan_game_comm("process main: comm:ProtonGame.exe", "fb", c,
 					     sizeof(c)), 0);
 	assert_string_equal(c, "ProtonGame.exe");
-	assert_int_equal(tune_plan_game_comm("framebench: unknown profile\n", "fb", c,
+	assert_int_equal(gsu_tune_plan_game_comm("framebench: unknown profile\n", "fb", c,
 					     sizeof(c)), -1);
 }
 

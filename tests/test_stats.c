@@ -319,6 +319,19 @@ static void rng_is_deterministic(void **state)
 	}
 }
 
+/* Welch's t: 3 / sqrt(1/3 + 1/3) for {1,2,3} against {4,5,6}; NaN with
+ * one value; infinite between two constants. */
+static void welch_t(void **state)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, c[] = { 7, 7 };
+
+	(void)state;
+	assert_true(fabs(gs_welch_t(a, 3, b, 3) - 3 / sqrt(2.0 / 3)) < 1e-12);
+	assert_true(fabs(gs_welch_t(b, 3, a, 3) + 3 / sqrt(2.0 / 3)) < 1e-12);
+	assert_true(isnan(gs_welch_t(a, 1, b, 3)));
+	assert_true(isinf(gs_welch_t(c, 2, (const double[]){ 8, 8 }, 2)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +352,7 @@ int main(void)
 		cmocka_unit_test(mann_whitney_exact),
 		cmocka_unit_test(mann_whitney_normal_with_ties),
 		cmocka_unit_test(rng_is_deterministic),
+		cmocka_unit_test(welch_t),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
