@@ -7,6 +7,7 @@
 #ifndef FB_FB_H
 #define FB_FB_H
 
+#include "gameprio.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -46,7 +47,8 @@ struct fb_config {
 	struct fb_bg_spec bg[FB_MAX_BG];
 	unsigned nbg;
 	int bg_nice;
-	bool rt, trace_markers, no_feed, dump_plan, self_test, list_profiles;
+	struct fb_gameprio game;	/* --rt, --nice, --slice-us */
+	bool trace_markers, no_feed, dump_plan, self_test, list_profiles;
 	bool quiet;
 	const char *json_path, *csv_path;
 	bool disturb;

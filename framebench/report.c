@@ -158,8 +158,12 @@ static void config_line(FILE *f, const struct fb_config *cfg)
 			cfg->bg[i].n);
 	if (cfg->nbg && cfg->bg_nice)
 		fprintf(f, " (nice %d)", cfg->bg_nice);
-	if (cfg->rt)
+	if (cfg->game.rt)
 		fprintf(f, ", game threads SCHED_FIFO");
+	if (cfg->game.nice_set)
+		fprintf(f, ", game threads nice %d", cfg->game.nice);
+	if (cfg->game.slice_us)
+		fprintf(f, ", game threads slice %u us", cfg->game.slice_us);
 }
 
 /* The game's CPU time and one line per background pattern. */
@@ -565,7 +569,12 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	}
 	gs_jw_arr_end(&w);
 	gs_jw_int(&w, "bg_nice", cfg->bg_nice);
-	gs_jw_bool(&w, "rt", cfg->rt);
+	gs_jw_bool(&w, "rt", cfg->game.rt);
+	if (cfg->game.nice_set)
+		gs_jw_int(&w, "game_nice", cfg->game.nice);
+	else
+		gs_jw_null(&w, "game_nice");
+	gs_jw_uint(&w, "game_slice_us", cfg->game.slice_us);
 	gs_jw_bool(&w, "trace_markers", r->markers_on);
 	if (r->feed_on)
 		gs_jw_str(&w, "feed", r->feed_path);
