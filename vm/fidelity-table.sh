@@ -8,7 +8,8 @@
 # the VM/host ratio of the means with its spread (the two relative sds
 # added in quadrature) and whether the ratio is within the tolerance. The
 # goal's metrics are average FPS, 1 % low and background work/s; p99 and
-# the game's CPU time per frame are shown beside them. Runs during which
+# the game's CPU time per frame (a dilated run's divided by its K) are
+# shown beside them. Runs during which
 # the host's other processes used more than MAX CPUs are left out and
 # counted, and so are failed ones.
 #
@@ -36,14 +37,14 @@ add_run() {
 	side=$1 f=$2 loadf=$3
 	b=$(basename "$f" .json)
 	r=$(echo "$b" | cut -d- -f2) id=$(echo "$b" | cut -d- -f3-)
-	set -- $("$jsonget" "$f" avg_fps low1_percentile_fps frametime_ms.p99 game_cpu_s frames 2>/dev/null)
-	[ $# -eq 5 ] || { echo "fidelity: $f: unreadable JSON, left out"; return; }
+	set -- $("$jsonget" "$f" avg_fps low1_percentile_fps frametime_ms.p99 game_cpu_s frames config.dilate 2>/dev/null)
+	[ $# -eq 6 ] || { echo "fidelity: $f: unreadable JSON, left out"; return; }
 	work=$("$jsonget" "$f" background.0.work_per_s 2>/dev/null)
 	case $work in ''|null|'<'*) work=NA ;; esac
 	hl=NA
 	[ -s "$loadf" ] && hl=$(awk -v m="$r $id" '{ k = $3 " " $4 } k == m { t += $2; c++ }
 		END { if (c) printf "%.2f", t / c; else print "NA" }' "$loadf")
-	echo "$side $r ${id%.*} ${id##*.} $hl $1 $2 $3 $(awk -v c="$4" -v n="$5" 'BEGIN { printf "%.3f", (n > 0) ? c * 1000 / n : 0 }') $work" >> "$rows"
+	echo "$side $r ${id%.*} ${id##*.} $hl $1 $2 $3 $(awk -v c="$4" -v n="$5" -v k="$6" 'BEGIN { printf "%.3f", (n > 0) ? c * 1000 / n / k : 0 }') $work" >> "$rows"
 }
 for f in "$out"/host/run-*.json; do
 	[ -f "$f" ] && add_run host "$f" "$out/host/host-load.txt"

@@ -18,6 +18,10 @@
 #   vm/fidelity.sh [--profiles P1,P2,...] [--rounds N] [--duration D]
 #                  [--bg PATTERN] [--tcg single|multi|auto] [--smp SPEC]
 #                  [--max-host-load CPUS] [--tolerance PCT] [--out DIR]
+#                  [--dilate K [--no-slice-scale]]
+# --dilate K: the VM's runs time-dilated by K (framebench --dilate; the
+# guest's EEVDF base slice K times longer too unless --no-slice-scale);
+# the host's runs are never dilated: they are the reference.
 # Defaults: proton,unreal,esports,strategy; 3 rounds of 10s; hogs:2;
 # auto; -smp 2; 0.5 CPUs; 15 %.
 # Exit: 0 done (the table says what is within the tolerance), 1 a run or
@@ -26,7 +30,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy rounds=3 dur=10s bg=hogs:2
-tcg=${VM_TCG:-auto} smp=2 maxload=0.5 tol=15 out=""
+tcg=${VM_TCG:-auto} smp=2 maxload=0.5 tol=15 out="" dilate=1 slicescale=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profiles) profiles=$2; shift 2 ;;
@@ -38,7 +42,9 @@ while [ $# -gt 0 ]; do
 	--max-host-load) maxload=$2; shift 2 ;;
 	--tolerance) tol=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
+	--dilate) dilate=$2; shift 2 ;;
+	--no-slice-scale) slicescale=0; shift ;;
+	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
 	*) echo "vm/fidelity.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -52,6 +58,8 @@ done
 for p in $(echo "$profiles" | tr ',' ' '); do
 	"$B/framebench" --profile "$p" --dump-plan >/dev/null 2>&1 ||
 		{ echo "vm/fidelity.sh: --profiles: framebench knows no profile '$p'" >&2; exit 2; }
+	why=$("$B/framebench" --profile "$p" --dilate "$dilate" --dump-plan 2>&1 >/dev/null) ||
+		{ echo "vm/fidelity.sh: --dilate $dilate: $why" >&2; exit 2; }
 done
 out=${out:-$B/vm/fidelity}
 rm -rf "$out"
@@ -60,7 +68,7 @@ mkdir -p "$out/host"
 
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
 nrun=$(( $(echo "$profiles" | tr ',' '\n' | wc -l) * 2 ))
-limit=$(( 120 + nrun * (secs + 4) * 3 ))
+limit=$(awk -v n="$nrun" -v s="$secs" -v k="$dilate" 'BEGIN { printf "%d", 120 + n * ((s + 1) * k + 3) * 3 }')
 
 # the runs of round R, rotated by R: "P.V ..."
 round_runs() {
@@ -107,7 +115,7 @@ host_round() {
 vm_round() {
 	runs=$(round_runs | tr ' ' ',')
 	BUILD=$B vm/run.sh fidelity --expect fidelity --timeout "$limit" --tcg "$tcg" --smp "$smp" \
-		--append "gs.round=$r gs.runs=$runs gs.fbdur=$dur gs.bg=$bg gs.calib=auto" \
+		--append "gs.round=$r gs.runs=$runs gs.fbdur=$dur gs.bg=$bg gs.calib=auto gs.dilate=$dilate gs.slicescale=$slicescale" \
 		--out "$out/vm-$r" --sample-host \
 		--program "$B/static/framebench" --program "$B/static/lavd" > "$out/vm-$r.log" 2>&1 ||
 		{ echo "vm/fidelity.sh: VM round $r failed (boot log: $out/vm-$r.log):"; tail -n 5 "$out/vm-$r.log"; failed=$((failed + 1)); }
@@ -133,7 +141,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$out/vm-1/results.txt" 2>/
 echo
 vm/fidelity-table.sh --out "$out" --max-host-load "$maxload" --tolerance "$tol" \
 	--jsonget "$B/tests/jsonget" \
-	--title "framebench --duration $dur, none and --bg $bg, $rounds rounds; host $(uname -r) native, $(getconf _NPROCESSORS_ONLN) CPUs; VM kernel ${kver:-?}, $mode, -smp $smp"
+	--title "framebench --duration $dur, none and --bg $bg, $rounds rounds; host $(uname -r) native, $(getconf _NPROCESSORS_ONLN) CPUs; VM kernel ${kver:-?}, $mode, -smp $smp$([ "$dilate" = 1 ] || echo ", VM runs --dilate $dilate$([ $slicescale = 1 ] && echo " with the base slice x$dilate")")"
 trc=$?
 [ $failed -eq 0 ] || exit 1
 exit $trc

@@ -13,6 +13,11 @@
 #   gs.bg=PATTERN         background load of variant 1 (default hogs:2)
 #   gs.calib=R|auto       the work-loop rate (auto: the fastest of three
 #                         calibrations in this boot)
+#   gs.dilate=K           framebench --dilate K (default 1: none)
+#   gs.slicescale=0|1     with K > 1, the default scheduler's base slice
+#                         (debugfs sched/base_slice_ns) K times longer
+#                         too, so that the slice keeps its share of a
+#                         dilated frame (default 1)
 # Lines: "DATA calibration R", "RUN-START R P.V", "RUN-END R P.V exit=..",
 # "RUN-FAIL R P.V why", FILE run-R-P.V.json, RESULT fidelity.
 
@@ -21,6 +26,8 @@ runs=$(gs_param runs proton.0,proton.1)
 fbdur=$(gs_param fbdur 10s)
 bg=$(gs_param bg hogs:2)
 calib=$(gs_param calib auto)
+dilate=$(gs_param dilate 1)
+slicescale=$(gs_param slicescale 1)
 
 gs_out "PHASE fidelity round=$round runs=$runs fbdur=$fbdur bg=$bg"
 [ -x /bin/framebench ] || { gs_result fidelity FAIL "no /bin/framebench (make static)"; return 0; }
@@ -32,6 +39,12 @@ for v in meltdown spectre_v2 retbleed spec_rstack_overflow; do
 	gs_out "DATA vuln $v $(cat /sys/devices/system/cpu/vulnerabilities/$v 2>/dev/null)"
 done
 gs_out "DATA cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+slicef=/sys/kernel/debug/sched/base_slice_ns
+if [ "$dilate" != 1 ] && [ "$slicescale" = 1 ] && [ -w "$slicef" ]; then
+	s0=$(cat "$slicef")
+	awk -v s="$s0" -v k="$dilate" 'BEGIN { printf "%d\n", s * k }' > "$slicef"
+	gs_out "DATA base_slice_ns $s0 -> $(cat "$slicef") (x$dilate)"
+fi
 [ "$calib" = auto ] && calib=$(fb_rate)
 gs_out "DATA calibration $calib"
 
@@ -42,7 +55,7 @@ for id in $(echo "$runs" | tr ',' ' '); do
 	[ "$v" = 1 ] && bgargs="--bg $bg"
 	gs_out "RUN-START $round $id"
 	# shellcheck disable=SC2086
-	framebench --profile "$p" --duration "$fbdur" --calibration "$calib" $bgargs \
+	framebench --profile "$p" --duration "$fbdur" --calibration "$calib" --dilate "$dilate" $bgargs \
 		--json /tmp/run.json -q > /tmp/run.out 2>&1
 	rc=$?
 	gs_out "RUN-END $round $id exit=$rc $(tr -d '\n' < /tmp/run.out)"
