@@ -16,19 +16,23 @@
 #
 #   vm/limit.sh [--profiles P1,P2,...] [--scheds S1,S2,...] [--reps N]
 #               [--duration D] [--bg PATTERN] [--no-rt]
-#               [--calibration R|auto] [--tcg single|multi] [--smp SPEC]
+#               [--calibration R|auto] [--tcg single|multi|auto] [--smp SPEC]
 #               [--max-host-load CPUS] [--program PATH]... [--out DIR]
-# Schedulers: "default" or "PROGRAM[:ARG...]" (PROGRAM from the guest's
-# /bin: lavd, or a static build passed with --program, e.g. scx_lavd).
+# Schedulers: "default", "default:FBARG..." (the kernel's scheduler with
+# framebench options on the game's threads, e.g. default:--nice:-5,
+# default:--slice-us:1000) or "PROGRAM[:ARG...]" (PROGRAM from the
+# guest's /bin: lavd, or a static build passed with --program, e.g.
+# scx_lavd). lavd's shipped game profiles are in the guest's
+# /tmp/lavd-profiles: lavd:--game-profiles:/tmp/lavd-profiles.
 # A --program that is not named in --scheds is added to them. The pinned
 # kernel's config goes into the guest's /boot for loaders that read it.
 # Defaults: proton,unreal,esports,strategy; default,lavd (+ programs);
-# 6 rounds of 10s; hogs:2; auto; thread=single; -smp 2; 0.5 CPUs.
+# 6 rounds of 10s; hogs:2; auto; --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy scheds=default,lavd reps=6 dur=10s bg=hogs:2 rt=1
-calib=auto tcg=${VM_TCG:-single} smp=2 maxload=0.5 out="" programs=""
+calib=auto tcg=${VM_TCG:-auto} smp=2 maxload=0.5 out="" programs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profiles) profiles=$2; shift 2 ;;
@@ -74,6 +78,12 @@ if [ -n "$programs" ]; then
 	extra="$extra --program $cfgdir/config-$(cat "$kdir/release")"
 fi
 
+# lavd's shipped game profiles, as one archive among the programs
+mkdir -p "$out"
+tar -cf "$out/lavd-profiles.tar" -C lavd/profiles $(cd lavd/profiles && ls -- *.conf) || exit 1
+chmod +x "$out/lavd-profiles.tar"
+extra="$extra --program $out/lavd-profiles.tar"
+
 np=$(echo "$profiles" | tr ',' '\n' | wc -l)
 ns=$(echo "$scheds" | tr ',' '\n' | wc -l)
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
@@ -99,7 +109,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/limit-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
-	--title "framebench --duration $dur --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1), background --bg $bg, $reps interleaved rounds, kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+	--title "framebench --duration $dur --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1), background --bg $bg, $reps interleaved rounds, kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc
