@@ -20,7 +20,7 @@
 # line (e.g. the reference scx_lavd) gets no row.
 # The figures it gave are in docs/results.md ("BPF cost in instructions").
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 configs=lavd,scx_minimal,scx_minimal:--lavd-shape reps=3 dur=5s profile=proton extra=""
 while [ $# -gt 0 ]; do

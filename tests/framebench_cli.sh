@@ -51,6 +51,7 @@ w1=$(awk '/work/ { print; exit }' "$T/p1") w2=$(awk '/work/ { print; exit }' "$T
 [ -n "$w1" ] && [ "$w1" != "$w2" ] || fail "--dilate 2: the plan's first work line did not change ('$w1' / '$w2')"
 "$FB" --dilate 2 --duration 1s --warmup 200ms -q --no-feed --json "$T/dil.json" >"$T/out" 2>&1 ||
 	fail "--dilate 2: exit $? ($(cat "$T/out"))"
+# shellcheck disable=SC2046 # split into fields on purpose
 set -- $("$B/tests/jsonget" "$T/dil.json" config.dilate target_fps config.duration_s frametime_ms.p50 frames)
 [ "$1 $2 $3" = "2 60 2" ] || fail "--dilate 2: JSON dilate/target_fps/duration_s '$1 $2 $3', expected '2 60 2'"
 awk -v p="$4" 'BEGIN { exit !(p > 15 && p < 20) }' || fail "--dilate 2: p50 frame time $4 ms, expected about 16.7"

@@ -37,6 +37,7 @@ add_run() {
 	side=$1 f=$2 loadf=$3
 	b=$(basename "$f" .json)
 	r=$(echo "$b" | cut -d- -f2) id=$(echo "$b" | cut -d- -f3-)
+	# shellcheck disable=SC2046 # split into fields on purpose
 	set -- $("$jsonget" "$f" avg_fps low1_percentile_fps frametime_ms.p99 game_cpu_s frames config.dilate 2>/dev/null)
 	[ $# -eq 6 ] || { echo "fidelity: $f: unreadable JSON, left out"; return; }
 	work=$("$jsonget" "$f" background.0.work_per_s 2>/dev/null)

@@ -27,7 +27,7 @@
 # Exit: 0 done (the table says what is within the tolerance), 1 a run or
 # boot failed, 2 usage.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy rounds=3 dur=10s bg=hogs:2
 tcg=${VM_TCG:-auto} smp=2 maxload=0.5 tol=15 out="" dilate=1 slicescale=1
@@ -85,7 +85,7 @@ round_runs() {
 # host_rate: the fastest of three calibrations, as the guest's fb_rate
 host_rate() {
 	best=0
-	for t in 1 2 3; do
+	for _ in 1 2 3; do
 		"$B/framebench" --duration 100ms --warmup 0 -q --no-feed --json "$out/cal.json" >/dev/null 2>&1
 		c=$("$B/tests/jsonget" "$out/cal.json" calibration.loops_per_us 2>/dev/null)
 		best=$(awk -v a="$best" -v b="${c:-0}" 'BEGIN { print (b > a) ? b : a }')

@@ -13,7 +13,7 @@
 # Defaults: 10 boots, 20 cycles, auto (vm/mode.sh).
 # Exit: 0 every boot passed, 1 a boot panicked or failed, 2 usage.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 boots=10 cycles=20 tcg=${VM_TCG:-auto} out=""
 while [ $# -gt 0 ]; do

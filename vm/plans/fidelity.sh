@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest plan of `make vm-fidelity` (vm/fidelity.sh): one round of
 # framebench runs under the kernel's default scheduler, the same runs the
