@@ -92,11 +92,6 @@ static int graph_build(const struct ft_pr_analysis *a, struct graph *g)
 	return 0;
 }
 
-bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti)
-{
-	return a->m->task[ti].tid && !a->th[ti].recorder && a->th[ti].cpu;
-}
-
 static int stem_cmp_a(const struct ft_pr_analysis *a, size_t x, size_t y)
 {
 	char sx[16], sy[16];

@@ -212,8 +212,13 @@ struct ft_pr_fxu *ft_pr_futex_users(const struct ft_model *m, size_t *n);
 /* The address of u[first] is a lock: a task both waits on and wakes it. */
 bool ft_pr_fxu_is_lock(const struct ft_pr_fxu *u, size_t n, size_t first);
 int ft_pr_build_signals(struct ft_pr_analysis *a, struct ft_pr_fxu *u, size_t nu);
-/* A task that may have a role: not idle, not the recorder, ran. */
-bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti);
+/* A task that may have a role: not idle, not the recorder, ran. (Inline:
+ * profile_roles.c and profile_side.c both ask, and neither calls the
+ * other back.) */
+static inline bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti)
+{
+	return a->m->task[ti].tid && !a->th[ti].recorder && a->th[ti].cpu;
+}
 int ft_pr_find_periodic(struct ft_pr_analysis *a);
 int ft_pr_find_locks(struct ft_pr_analysis *a, const struct ft_pr_fxu *u, size_t nu);
 int ft_pr_name_roles(struct ft_pr_analysis *a);
