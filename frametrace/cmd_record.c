@@ -27,6 +27,7 @@
 #include "ftutil.h"
 #include "present_attach.h"
 #include "procnames.h"
+#include "recopts.h"
 #include "steal.h"
 #include "tracefile.h"
 #include "util.h"
@@ -234,25 +235,20 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
 		{ "buffer-mb", required_argument, NULL, 'b' },
 		{ "drain-ms", required_argument, NULL, 'D' },
 		{ "with-wakeup", no_argument, NULL, 'W' },
-		{ "no-futex", no_argument, NULL, 'F' },
-		{ "no-markers", no_argument, NULL, 'M' },
 		{ "syscall-futex", no_argument, NULL, 'S' },
-		{ "futex-calls", no_argument, NULL, 258 },
-		{ "markers", no_argument, NULL, 259 },
-		{ "feed-pid", required_argument, NULL, 256 },
-		{ "present", required_argument, NULL, 257 },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "feed-dir", required_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
+		FT_RECORDING_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_opts *o = &r->o;
+	const struct ft_rec_common rc = {
+		&o->duration, &o->feed_pid, &o->feed_dir, &o->no_futex,
+		&o->no_markers, &o->futex_calls, &o->markers_now, &o->quiet,
+		&o->verbose, &o->present,
+	};
 	int c;
 
 	memset(r, 0, sizeof(*r));
@@ -264,27 +260,14 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
-		case 'd':
-			o->duration = gs_opt_duration_ns("--duration", optarg,
-							 NSEC_PER_SEC, NSEC_PER_MSEC,
-							 UINT64_MAX / 2);
-			break;
 		case 'b': o->ring_mb = gs_opt_u64("--buffer-mb", optarg, 1, 1024); break;
 		case 'D': o->drain_ms = gs_opt_u64("--drain-ms", optarg, 1, 10000); break;
 		case 'W': o->with_wakeup = true; break;
-		case 'F': o->no_futex = true; break;
-		case 'M': o->no_markers = true; break;
 		case 'S': o->force_syscalls = true; break;
-		case 258: o->futex_calls = true; break;
-		case 259: o->markers_now = true; break;
-		case 256: o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
-		case 257: ft_present_cli_add(&o->present, optarg); break;
-		case 'p': ft_present_cli_pid(&o->present, optarg); break;
-		case 'f': o->feed_dir = optarg; break;
-		case 'q': o->quiet = true; break;
-		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
+		default:
+			if (!ft_rec_option(c, optarg, &rc))
+				gs_die_bad_option(c, argv);
 		}
 	}
 	if ((o->ring_mb & (o->ring_mb - 1)))

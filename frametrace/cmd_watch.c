@@ -24,6 +24,7 @@
 #include "ftutil.h"
 #include "marker.h"
 #include "procnames.h"
+#include "recopts.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_sig, usr1;
@@ -275,10 +276,6 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		{ "frame-factor", required_argument, NULL, 'k' },
 		{ "min-frames", required_argument, NULL, 'n' },
 		{ "frames-from", required_argument, NULL, 'F' },
-		{ "feed-pid", required_argument, NULL, 256 },
-		{ "present", required_argument, NULL, 257 },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "feed-dir", required_argument, NULL, 'D' },
 		{ "mangohud", required_argument, NULL, 'm' },
 		{ "wakelat", required_argument, NULL, 'l' },
 		{ "wakelat-comm", required_argument, NULL, 'c' },
@@ -288,17 +285,16 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		{ "max-disk", required_argument, NULL, 'X' },
 		{ "ring-slots", required_argument, NULL, 'r' },
 		{ "user-ring", no_argument, NULL, 'u' },
-		{ "no-futex", no_argument, NULL, 259 },
-		{ "no-markers", no_argument, NULL, 260 },
-		{ "futex-calls", no_argument, NULL, 258 },
-		{ "markers", no_argument, NULL, 261 },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
+		FT_RECORDING_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ft_watch_opts *o = &w->o;
+	const struct ft_rec_common rc = {
+		&o->duration, &o->feed_pid, &o->feed_dir, &o->no_futex,
+		&o->no_markers, &o->futex_calls, &o->markers_now, &o->quiet,
+		&o->verbose, &o->present,
+	};
 	bool explicit_trigger = false;
 	int c;
 
@@ -330,10 +326,6 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 			else if (!strcmp(optarg, "present")) o->frames_from = FT_FRAMES_PRESENT;
 			else gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud, present or auto, got '%s'", optarg);
 			break;
-		case 256: o->feed_pid = gs_opt_u64("--feed-pid", optarg, 1, INT32_MAX); break;
-		case 257: ft_present_cli_add(&o->present, optarg); break;
-		case 'p': ft_present_cli_pid(&o->present, optarg); break;
-		case 'D': o->feed_dir = optarg; break;
 		case 'm': o->mangohud = optarg; explicit_trigger = true; break;
 		case 'l': o->wakelat_ns = gs_opt_duration_ns("--wakelat", optarg, NSEC_PER_MSEC, 1000, 3600 * NSEC_PER_SEC); explicit_trigger = true; break;
 		case 'c': o->wakelat_comm = optarg; break;
@@ -343,15 +335,10 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		case 'X': o->max_disk = gs_opt_u64("--max-disk", optarg, 1, 1 << 20) << 20; break;
 		case 'r': o->ring_slots = gs_opt_u64("--ring-slots", optarg, 1024, 1 << 24); break;
 		case 'u': o->user_ring = true; break;
-		case 258: o->futex_calls = true; break;
-		case 259: o->no_futex = true; break;
-		case 260: o->no_markers = true; break;
-		case 261: o->markers_now = true; break;
-		case 'd': o->duration = gs_opt_duration_ns("--duration", optarg, NSEC_PER_SEC, NSEC_PER_MSEC, UINT64_MAX / 2); break;
-		case 'q': o->quiet = true; break;
-		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
+		default:
+			if (!ft_rec_option(c, optarg, &rc))
+				gs_die_bad_option(c, argv);
 		}
 	}
 	if (o->ring_slots & (o->ring_slots - 1))

@@ -15,7 +15,7 @@ FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
 	frametrace/export.c
 FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/cmd_record.c \
-	frametrace/cmd_watch.c frametrace/watch_ring.c frametrace/watch_trigger.c \
+	frametrace/cmd_watch.c frametrace/recopts.c frametrace/watch_ring.c frametrace/watch_trigger.c \
 	frametrace/mangotail.c frametrace/capture.c frametrace/present_attach.c
 # main.c dispatches to one cmd_<name>.c per subcommand
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c \
