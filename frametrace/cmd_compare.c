@@ -400,9 +400,7 @@ int ft_cmd_compare(int argc, char **argv)
 		default: gs_die_bad_option(c, argv);
 		}
 	}
-	if (optind < argc - 2)
-		gs_die_extra_argument(argv[optind + 2]);
-	if (optind != argc - 2) {
+	if (!gs_operands(argc, argv, 2)) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}

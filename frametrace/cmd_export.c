@@ -51,9 +51,7 @@ int ft_cmd_export(int argc, char **argv)
 		default: gs_die_bad_option(c, argv);
 		}
 	}
-	if (optind < argc - 1)
-		gs_die_extra_argument(argv[optind + 1]);
-	if (!out || optind != argc - 1) {
+	if (!gs_operands(argc, argv, 1) || !out) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}

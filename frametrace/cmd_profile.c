@@ -104,9 +104,7 @@ int ft_cmd_profile(int argc, char **argv)
 		default: gs_die_bad_option(c, argv);
 		}
 	}
-	if (optind < argc - 1)
-		gs_die_extra_argument(argv[optind + 1]);
-	if (optind != argc - 1 || !outp) {
+	if (!gs_operands(argc, argv, 1) || !outp) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}

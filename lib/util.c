@@ -220,6 +220,13 @@ void gs_die_extra_argument(const char *arg)
 	gs_die(EXIT_USAGE, "unexpected argument '%s' (see --help)", arg);
 }
 
+bool gs_operands(int argc, char **argv, int n)
+{
+	if (optind < argc - n)
+		gs_die_extra_argument(argv[optind + n]);
+	return optind == argc - n;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag,
 			struct FTW *ftw)
 {

@@ -6,6 +6,7 @@
 #ifndef GS_UTIL_H
 #define GS_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +75,9 @@ uint64_t gs_opt_duration_ns(const char *opt, const char *arg,
 _Noreturn void gs_die_bad_option(int c, char *const argv[]);
 /* "prog: unexpected argument 'arg' (see --help)", exit EXIT_USAGE */
 _Noreturn void gs_die_extra_argument(const char *arg);
+/* After getopt: exits (bad usage) naming the first argument past the n
+ * operands a command takes; returns whether there are exactly n. */
+bool gs_operands(int argc, char **argv, int n);
 
 /* Reads a small text file (sysfs/procfs) into buf, trailing newline
  * stripped. Returns the length or -1 with errno set. */
