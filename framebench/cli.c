@@ -122,10 +122,62 @@ static void cli_finish(struct fb_config *cfg)
 			"there may be no disturbance");
 }
 
+/* The options of the load beside the game and of the game's own threads
+ * (--bg, --bg-nice, --rt, --dilate, --nice, --slice-us, --disturb): true
+ * when c is one of them. */
+static bool load_option(int c, const char *arg, struct fb_config *cfg,
+			unsigned ncpus)
+{
+	char err[1024];
+
+	switch (c) {
+	case OPT_BG:
+		if (cfg->nbg >= FB_MAX_BG)
+			gs_die(EXIT_USAGE, "option --bg: at most %d "
+			       "background patterns", FB_MAX_BG);
+		if (fb_bg_parse(arg, ncpus, &cfg->bg[cfg->nbg]))
+			gs_die(EXIT_USAGE,
+			       "option --bg: expected hogs, compile or "
+			       "browser, optionally with :N in [1, 256] "
+			       "(e.g. hogs:2), got '%s'",
+			       arg);
+		cfg->nbg++;
+		return true;
+	case OPT_BG_NICE:
+		cfg->bg_nice = (int)gs_opt_i64("--bg-nice", arg, -20, 19);
+		return true;
+	case OPT_RT:
+		cfg->game.rt = true;
+		return true;
+	case OPT_DILATE:
+		cfg->dilate = gs_opt_double("--dilate", arg, 1,
+					    FB_DILATE_MAX);
+		return true;
+	case OPT_NICE:
+		cfg->game.nice = (int)gs_opt_i64("--nice", arg, -20, 19);
+		cfg->game.nice_set = true;
+		return true;
+	case OPT_SLICE_US:
+		cfg->game.slice_us = (unsigned)gs_opt_u64(
+			"--slice-us", arg, FB_SLICE_MIN_US,
+			FB_SLICE_MAX_US);
+		return true;
+	case OPT_DISTURB:
+		if (fb_disturb_parse(arg, ncpus, &cfg->disturb_period_ns,
+				     &cfg->disturb_len_ns,
+				     &cfg->disturb_threads, err,
+				     sizeof(err)))
+			gs_die(EXIT_USAGE, "option --disturb: %s", err);
+		cfg->disturb = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 {
 	unsigned ncpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	char err[1024];
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -167,37 +219,6 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 			cfg->calibration = gs_opt_double("--calibration", optarg,
 							 1, 1e6);
 			break;
-		case OPT_BG:
-			if (cfg->nbg >= FB_MAX_BG)
-				gs_die(EXIT_USAGE, "option --bg: at most %d "
-				       "background patterns", FB_MAX_BG);
-			if (fb_bg_parse(optarg, ncpus, &cfg->bg[cfg->nbg]))
-				gs_die(EXIT_USAGE,
-				       "option --bg: expected hogs, compile or "
-				       "browser, optionally with :N in [1, 256] "
-				       "(e.g. hogs:2), got '%s'",
-				       optarg);
-			cfg->nbg++;
-			break;
-		case OPT_BG_NICE:
-			cfg->bg_nice = (int)gs_opt_i64("--bg-nice", optarg, -20, 19);
-			break;
-		case OPT_RT:
-			cfg->game.rt = true;
-			break;
-		case OPT_DILATE:
-			cfg->dilate = gs_opt_double("--dilate", optarg, 1,
-						    FB_DILATE_MAX);
-			break;
-		case OPT_NICE:
-			cfg->game.nice = (int)gs_opt_i64("--nice", optarg, -20, 19);
-			cfg->game.nice_set = true;
-			break;
-		case OPT_SLICE_US:
-			cfg->game.slice_us = (unsigned)gs_opt_u64(
-				"--slice-us", optarg, FB_SLICE_MIN_US,
-				FB_SLICE_MAX_US);
-			break;
 		case OPT_JSON:
 			cfg->json_path = optarg;
 			break;
@@ -209,14 +230,6 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 			break;
 		case OPT_NO_FEED:
 			cfg->no_feed = true;
-			break;
-		case OPT_DISTURB:
-			if (fb_disturb_parse(optarg, ncpus, &cfg->disturb_period_ns,
-					     &cfg->disturb_len_ns,
-					     &cfg->disturb_threads, err,
-					     sizeof(err)))
-				gs_die(EXIT_USAGE, "option --disturb: %s", err);
-			cfg->disturb = true;
 			break;
 		case OPT_DUMP:
 			cfg->dump_plan = true;
@@ -237,7 +250,8 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 			printf("framebench %s (gamesched)\n", FB_VERSION);
 			exit(EXIT_OK);
 		default:
-			gs_die_bad_option(c, argv);
+			if (!load_option(c, optarg, cfg, ncpus))
+				gs_die_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
