@@ -77,7 +77,7 @@ for f in $src_files; do
 	n=$(wc -l <"$f")
 	[ "$n" -le $MAX_FILE ] || fail "$f:1: $n lines, over $MAX_FILE: split it by concern"
 done
-# shellcheck disable=SC2086 # a list of file names
+# shellcheck disable=SC2046 # a list of file names
 awk -v max=$MAX_FUNC '
 FNR == 1 { decl = 0; body = 0 }
 /^\{/ { body = decl; next }

@@ -80,6 +80,7 @@ fi
 
 # lavd's shipped game profiles, as one archive among the programs
 mkdir -p "$out"
+# shellcheck disable=SC2046 # file names without blanks, split on purpose
 tar -cf "$out/lavd-profiles.tar" -C lavd/profiles $(cd lavd/profiles && ls -- *.conf) || exit 1
 chmod +x "$out/lavd-profiles.tar"
 extra="$extra --program $out/lavd-profiles.tar"
