@@ -290,11 +290,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ft_watch_opts *o = &w->o;
-	const struct ft_rec_common rc = {
-		&o->duration, &o->feed_pid, &o->feed_dir, &o->no_futex,
-		&o->no_markers, &o->futex_calls, &o->markers_now, &o->quiet,
-		&o->verbose, &o->present,
-	};
+	const struct ft_rec_common rc = FT_REC_COMMON(o);
 	bool explicit_trigger = false;
 	int c;
 

@@ -47,6 +47,13 @@ struct ft_rec_common {
 	struct ft_present_cli *present;
 };
 
+/* The shared fields of a command's options o (the same names in both). */
+#define FT_REC_COMMON(o) { \
+	&(o)->duration, &(o)->feed_pid, &(o)->feed_dir, &(o)->no_futex, \
+	&(o)->no_markers, &(o)->futex_calls, &(o)->markers_now, &(o)->quiet, \
+	&(o)->verbose, &(o)->present, \
+}
+
 /* Applies getopt's code c with optarg if it is a shared option: true;
  * false for any other code. Bad values exit with a message. */
 bool ft_rec_option(int c, const char *arg, const struct ft_rec_common *rc);
