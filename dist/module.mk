@@ -159,7 +159,7 @@ uninstall:
 	for d in $$(printf '%s\n' $$made "$(PKGDATADIR)/profiles" "$(PKGDATADIR)/suites" \
 			"$(PKGDATADIR)/lavd-profiles" "$(PKGDATADIR)" | LC_ALL=C sort -ru); do \
 		if rmdir "$(DESTDIR)$$d" 2>/dev/null; then echo "rmdir $(DESTDIR)$$d"; \
-		elif [ -d "$(DESTDIR)$$d" ]; then echo "kept $(DESTDIR)$$d (it holds files install did not put there)"; fi; \
+		elif [ -d "$(DESTDIR)$$d" ]; then echo "kept $(DESTDIR)$$d (not empty)"; fi; \
 	done
 
 # Tests of all this (tests/run.sh, integration): the man pages against

@@ -225,6 +225,6 @@ if [ "$left" = "$want" ]; then
 else
 	fail "user uninstall left: $left (expected: $want); $(grep '^kept\|^rmdir' "$T/uuninstall.out" | tr '\n' ' ')"
 fi
-grep -q "^kept $U_P/share/bash-completion/completions (it holds files install did not put there)" "$T/uuninstall.out" ||
+grep -q "^kept $U_P/share/bash-completion/completions (not empty)$" "$T/uuninstall.out" ||
 	fail "user uninstall did not say it kept $U_P/share/bash-completion/completions: $(cat "$T/uuninstall.out")"
 finish install
