@@ -164,22 +164,32 @@ else
 fi
 
 # As a user: PREFIX=$HOME/.local, as autotools' and meson's users do. Run
-# as nobody when the test runs as root, with a copy of the build that user
-# owns (the new prefix rebuilds the object holding the data directory).
+# as nobody when the test runs as root, in a copy of the tree and the build
+# that user owns (a checkout under /root is not readable by nobody; the
+# new prefix rebuilds the object holding the data directory). tar keeps
+# the files' times, so nothing else is rebuilt.
 U_H=$T/home
 U_P=$U_H/.local
 mkdir -p "$U_P/bin" "$U_P/share/man/man1"
 echo 'echo other' > "$U_P/bin/other-tool"   # a file that is not ours
+U_S=$T/usrc
+mkdir "$U_S"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -z -c -o --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -C "$U_S" -xf -
+else
+	tar --exclude=./build --exclude=./.git -cf - . | tar -C "$U_S" -xf -
+fi
 cp -a "$B" "$T/ubuild"
 if [ "$(id -u)" -eq 0 ]; then
 	command -v setpriv >/dev/null 2>&1 || skip "no setpriv (util-linux) to run make install as a user"
 	chmod 755 "$T"
-	chown -R 65534:65534 "$U_H" "$T/ubuild"
+	chown -R 65534:65534 "$U_H" "$U_S" "$T/ubuild"
 	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$U_H" "$@"; }
 else
 	as_user() { env HOME="$U_H" "$@"; }
 fi
-umk() { as_user make -s --no-print-directory -C "$here" BUILD="$T/ubuild" PREFIX="$U_P" "$@"; }
+umk() { as_user make -s --no-print-directory -C "$U_S" BUILD="$T/ubuild" PREFIX="$U_P" "$@"; }
 umk install > "$T/uinstall.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then
@@ -202,7 +212,7 @@ grep -qx "EnvironmentFile=-$U_P/etc/default/lavd" "$U_P/lib/systemd/system/lavd.
 # that needs no root; its page in section 1
 out=$(cd "$T" && as_user env PATH="$U_P/bin:/usr/bin:/bin" sh -c \
 	'frametrace import -o "$HOME/p.ftr" "$1" >/dev/null && frametrace info "$HOME/p.ftr"' \
-	sh "$here/tests/fixtures/frametrace-perf-sched.txt" 2>&1) && echo "$out" | grep -q '^span: ' &&
+	sh "$U_S/tests/fixtures/frametrace-perf-sched.txt" 2>&1) && echo "$out" | grep -q '^span: ' &&
 	pass "frametrace on a user's PATH (\$HOME/.local/bin): import and info as the user" ||
 	fail "frametrace as the user with PATH=\$HOME/.local/bin:/usr/bin:/bin: $out"
 rm -f "$U_H/p.ftr"
