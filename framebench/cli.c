@@ -32,6 +32,15 @@ void fb_usage(FILE *f)
 "                           browser[:threads] (periodic bursts)\n"
 "      --bg-nice N          nice value of the background load (default 0)\n"
 "      --rt                 game threads SCHED_FIFO (root or CAP_SYS_NICE)\n"
+"      --nice N             game threads at nice N, as GameMode's renice\n"
+"                           (-20..19; below 0 needs root or CAP_SYS_NICE)\n"
+"      --slice-us N         game threads ask EEVDF for an N us slice\n"
+"                           (sched_setattr sched_runtime, Linux 6.12+;\n"
+"                           100..100000)\n"
+"      --dilate K           time dilation: every work amount, period and\n"
+"                           the frame interval K times longer, durations\n"
+"                           too; frame times reported divided by K (for\n"
+"                           emulators: docs/vm.md; K in [1, 10])\n"
 "      --json FILE          every figure and the configuration as JSON\n"
 "      --csv FILE           one row per frame in MangoHud's log layout\n"
 "      --trace-markers      frame markers to tracefs trace_marker (atrace)\n"
@@ -51,7 +60,7 @@ void fb_usage(FILE *f)
 }
 
 enum {
-	OPT_FPS = 256, OPT_WORKERS, OPT_CALIBRATION, OPT_BG, OPT_BG_NICE, OPT_RT, OPT_JSON,
+	OPT_FPS = 256, OPT_WORKERS, OPT_CALIBRATION, OPT_BG, OPT_BG_NICE, OPT_RT, OPT_NICE, OPT_SLICE_US, OPT_DILATE, OPT_JSON,
 	OPT_CSV, OPT_MARKERS, OPT_NO_FEED, OPT_DISTURB, OPT_DUMP, OPT_SELF,
 	OPT_LIST, OPT_VERSION,
 };
@@ -67,6 +76,9 @@ static const struct option longopts[] = {
 	{ "bg", required_argument, NULL, OPT_BG },
 	{ "bg-nice", required_argument, NULL, OPT_BG_NICE },
 	{ "rt", no_argument, NULL, OPT_RT },
+	{ "nice", required_argument, NULL, OPT_NICE },
+	{ "slice-us", required_argument, NULL, OPT_SLICE_US },
+	{ "dilate", required_argument, NULL, OPT_DILATE },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "trace-markers", no_argument, NULL, OPT_MARKERS },
@@ -91,6 +103,7 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->profile_arg = "proton";
 	cfg->duration_ns = 10 * NSEC_PER_SEC;
+	cfg->dilate = 1;
 	cfg->warmup_ns = NSEC_PER_SEC;
 	cfg->seed = 1;
 	opterr = 0;
@@ -142,7 +155,20 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 			cfg->bg_nice = (int)gs_opt_i64("--bg-nice", optarg, -20, 19);
 			break;
 		case OPT_RT:
-			cfg->rt = true;
+			cfg->game.rt = true;
+			break;
+		case OPT_DILATE:
+			cfg->dilate = gs_opt_double("--dilate", optarg, 1,
+						    FB_DILATE_MAX);
+			break;
+		case OPT_NICE:
+			cfg->game.nice = (int)gs_opt_i64("--nice", optarg, -20, 19);
+			cfg->game.nice_set = true;
+			break;
+		case OPT_SLICE_US:
+			cfg->game.slice_us = (unsigned)gs_opt_u64(
+				"--slice-us", optarg, FB_SLICE_MIN_US,
+				FB_SLICE_MAX_US);
 			break;
 		case OPT_JSON:
 			cfg->json_path = optarg;
@@ -198,6 +224,15 @@ void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 		cfg->prof.fps = cfg->fps;
 	if (cfg->workers_set)
 		cfg->prof.workers = cfg->workers;
+	if (fb_dilate_profile(&cfg->prof, cfg->dilate, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "%s", err);
+	/* the run lasts K times longer, so it holds as many frames */
+	cfg->duration_ns = (uint64_t)((double)cfg->duration_ns * cfg->dilate);
+	cfg->warmup_ns = (uint64_t)((double)cfg->warmup_ns * cfg->dilate);
+	if (cfg->game.rt && (cfg->game.nice_set || cfg->game.slice_us))
+		gs_die(EXIT_USAGE, "option --rt: SCHED_FIFO threads have no "
+		       "nice value or slice; use --rt alone, or --nice and "
+		       "--slice-us without it");
 	if (cfg->bg_nice < 0 && geteuid() != 0)
 		gs_die(EXIT_USAGE, "option --bg-nice: a negative nice value "
 		       "needs root");

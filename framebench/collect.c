@@ -16,6 +16,7 @@ int fb_collect_init(struct fb_collect *c, struct fb_shm *sh, FILE *csv,
 	c->sh = sh;
 	c->csv = csv;
 	c->target_ms = target_ms;
+	c->time_scale = 1;
 	if (cap_frames > FB_FRAMES_CAP_MAX / 2)
 		cap_frames = FB_FRAMES_CAP_MAX / 2;
 	c->cap = (size_t)cap_frames * 2 + 4096;
@@ -65,7 +66,7 @@ void fb_collect_one(struct fb_collect *c, const struct fb_record *r)
 		c->late_frames++;
 		return;
 	}
-	ms = (double)r->frametime_ns / 1e6;
+	ms = (double)r->frametime_ns / 1e6 * c->time_scale;
 	if (c->n < c->cap)
 		c->ft[c->n++] = ms;
 	c->frames++;
@@ -75,7 +76,8 @@ void fb_collect_one(struct fb_collect *c, const struct fb_record *r)
 	if (r->disturbance)
 		c->disturbed_frames++;
 	if (r->input_ns && r->present_ns > r->input_ns && c->n_il < c->cap)
-		c->il[c->n_il++] = (float)((double)(r->present_ns - r->input_ns) / 1e6);
+		c->il[c->n_il++] = (float)((double)(r->present_ns - r->input_ns) / 1e6 *
+						 c->time_scale);
 	c->prog_frames++;
 	if (ms > c->prog_worst_ms)
 		c->prog_worst_ms = ms;

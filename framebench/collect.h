@@ -38,6 +38,7 @@ struct fb_collect {
 	double prog_worst_ms;
 	uint64_t prog_stutter;
 	double target_ms;
+	double time_scale;	/* 1 / --dilate: measured times back to the original clock */
 };
 
 /* cap_frames: expected frames; the mapping is twice that, at most 2^24. */

@@ -187,13 +187,12 @@ static void *task_main(void *arg)
 	/* timers fire when asked: the default 50 us slack would hide the
 	 * scheduler's part of timer wake-up latency (SCHED_FIFO has none) */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	if (E->cfg->rt) {
-		struct sched_param sp = { .sched_priority = t->rt_prio };
-		int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	{
+		char err[200];
 
-		if (err)
-			fb_fail_run(sh, "--rt: SCHED_FIFO for %s: %s", t->name,
-				 strerror(err));
+		if (fb_gameprio_apply(&E->cfg->game, t->rt_prio, err,
+				      sizeof(err)))
+			fb_fail_run(sh, "%s: %s", t->name, err);
 	}
 	atomic_fetch_add(&sh->ready, 1);
 	fb_futex_wake(&sh->ready, 1);

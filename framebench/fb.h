@@ -7,6 +7,8 @@
 #ifndef FB_FB_H
 #define FB_FB_H
 
+#include "dilate.h"
+#include "gameprio.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -46,13 +48,22 @@ struct fb_config {
 	struct fb_bg_spec bg[FB_MAX_BG];
 	unsigned nbg;
 	int bg_nice;
-	bool rt, trace_markers, no_feed, dump_plan, self_test, list_profiles;
+	struct fb_gameprio game;	/* --rt, --nice, --slice-us */
+	double dilate;		/* --dilate K: 1 = none (dilate.h) */
+	bool trace_markers, no_feed, dump_plan, self_test, list_profiles;
 	bool quiet;
 	const char *json_path, *csv_path;
 	bool disturb;
 	uint64_t disturb_period_ns, disturb_len_ns;
 	unsigned disturb_threads;
 };
+
+/* The frame interval on the original clock (ms; 0: uncapped): the profile's
+ * FPS is the dilated one (dilate.h). */
+static inline double fb_target_ms(const struct fb_config *cfg)
+{
+	return cfg->prof.fps ? 1000.0 / (cfg->prof.fps * cfg->dilate) : 0;
+}
 
 /* ---- shared memory (MAP_SHARED, inherited by the helper processes) ----- */
 

@@ -36,18 +36,6 @@ static int list_profiles(void)
 }
 
 /* --rt needs permission for SCHED_FIFO: find out before starting. */
-static void check_rt(void)
-{
-	struct sched_param sp = { .sched_priority = 1 }, other = { 0 };
-
-	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
-		gs_die(EXIT_USAGE,
-		       "option --rt: SCHED_FIFO is not permitted (%s); run as "
-		       "root or with CAP_SYS_NICE",
-		       strerror(errno));
-	sched_setscheduler(0, SCHED_OTHER, &other);
-}
-
 int main(int argc, char **argv)
 {
 	static struct fb_config cfg;
@@ -68,7 +56,11 @@ int main(int argc, char **argv)
 	}
 	if (cfg.self_test)
 		return fb_self_test(&cfg);
-	if (cfg.rt)
-		check_rt();
+	if (cfg.game.rt || cfg.game.nice_set || cfg.game.slice_us) {
+		char err[320];
+
+		if (fb_gameprio_check(&cfg.game, err, sizeof(err)))
+			gs_die(EXIT_USAGE, "%s", err);
+	}
 	return fb_run(&cfg);
 }

@@ -8,7 +8,7 @@ FB_SRCS := framebench/profile.c framebench/profload.c framebench/dist.c \
 	framebench/work.c framebench/engine.c framebench/tasks.c framebench/bg.c \
 	framebench/disturb.c framebench/collect.c framebench/report.c \
 	framebench/feed.c framebench/markers.c framebench/cli.c \
-	framebench/run.c framebench/selftest.c
+	framebench/run.c framebench/selftest.c framebench/gameprio.c framebench/dilate.c
 FB_OBJDIR := $(BUILD)/obj/framebench
 FB_OBJS := $(FB_SRCS:framebench/%.c=$(FB_OBJDIR)/%.o)
 FB_LIB := $(FB_OBJDIR)/libfb.a

@@ -15,7 +15,7 @@ void fb_results_compute(struct fb_results *r, const struct fb_config *cfg,
 {
 	const struct fb_profile *p = &cfg->prof;
 	const struct fb_shm *sh = e->sh;
-	double target_ms = p->fps ? 1000.0 / p->fps : 0;
+	double target_ms = fb_target_ms(cfg);
 
 	r->frames = c->frames;
 	r->frames_stored = c->n;
@@ -146,7 +146,7 @@ static void config_line(FILE *f, const struct fb_config *cfg)
 
 	fprintf(f, "profile %s, seed %" PRIu64 ", ", p->name, cfg->seed);
 	if (p->fps)
-		fprintf(f, "%u FPS target", p->fps);
+		fprintf(f, "%.0f FPS target", p->fps * cfg->dilate);
 	else
 		fprintf(f, "uncapped");
 	fprintf(f, ", %.1f s measured after %.1f s warm-up, background ",
@@ -158,8 +158,15 @@ static void config_line(FILE *f, const struct fb_config *cfg)
 			cfg->bg[i].n);
 	if (cfg->nbg && cfg->bg_nice)
 		fprintf(f, " (nice %d)", cfg->bg_nice);
-	if (cfg->rt)
+	if (cfg->game.rt)
 		fprintf(f, ", game threads SCHED_FIFO");
+	if (cfg->dilate != 1)
+		fprintf(f, ", time dilated x%g (frame times reported / %g)",
+			cfg->dilate, cfg->dilate);
+	if (cfg->game.nice_set)
+		fprintf(f, ", game threads nice %d", cfg->game.nice);
+	if (cfg->game.slice_us)
+		fprintf(f, ", game threads slice %u us", cfg->game.slice_us);
 }
 
 /* The game's CPU time and one line per background pattern. */
@@ -214,7 +221,7 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 {
 	const struct fb_profile *p = &cfg->prof;
 	const struct gs_fps_summary *s = &r->s;
-	double target_ms = p->fps ? 1000.0 / p->fps : 0;
+	double target_ms = fb_target_ms(cfg);
 
 	fprintf(f, "framebench %s: ", FB_VERSION);
 	config_line(f, cfg);
@@ -404,15 +411,15 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	gs_jw_str(&w, "version", FB_VERSION);
 	gs_jw_bool(&w, "interrupted", r->interrupted);
 	gs_jw_num(&w, "measured_s", r->measured_s);
-	gs_jw_uint(&w, "target_fps", p->fps);
+	gs_jw_num(&w, "target_fps", p->fps * cfg->dilate);
 	gs_jw_uint(&w, "frames_stored", r->frames_stored);
 	gs_jw_uint(&w, "warmup_frames", r->warmup_frames);
 	gs_jw_uint(&w, "records_dropped", r->records_dropped);
 	gs_jw_obj(&w, "stutter");
 	if (p->fps) {
-		gs_jw_num(&w, "over_1_5x_ms", 1500.0 / p->fps);
+		gs_jw_num(&w, "over_1_5x_ms", 1.5 * fb_target_ms(cfg));
 		gs_jw_uint(&w, "over_1_5x", s->stutter_1_5x);
-		gs_jw_num(&w, "over_2x_ms", 2000.0 / p->fps);
+		gs_jw_num(&w, "over_2x_ms", 2 * fb_target_ms(cfg));
 		gs_jw_uint(&w, "over_2x", s->stutter_2x);
 	} else {
 		gs_jw_null(&w, "over_1_5x");
@@ -545,7 +552,7 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	gs_jw_str(&w, "profile_source", p->source);
 	gs_jw_str(&w, "description", p->description);
 	gs_jw_uint(&w, "seed", cfg->seed);
-	gs_jw_uint(&w, "fps", p->fps);
+	gs_jw_num(&w, "fps", p->fps * cfg->dilate);
 	gs_jw_uint(&w, "frames_in_flight", p->frames_in_flight);
 	gs_jw_uint(&w, "workers", p->workers);
 	gs_jw_uint(&w, "stages", p->nstages);
@@ -565,7 +572,13 @@ void fb_report_json(FILE *f, const struct fb_config *cfg,
 	}
 	gs_jw_arr_end(&w);
 	gs_jw_int(&w, "bg_nice", cfg->bg_nice);
-	gs_jw_bool(&w, "rt", cfg->rt);
+	gs_jw_bool(&w, "rt", cfg->game.rt);
+	if (cfg->game.nice_set)
+		gs_jw_int(&w, "game_nice", cfg->game.nice);
+	else
+		gs_jw_null(&w, "game_nice");
+	gs_jw_uint(&w, "game_slice_us", cfg->game.slice_us);
+	gs_jw_num(&w, "dilate", cfg->dilate);
 	gs_jw_bool(&w, "trace_markers", r->markers_on);
 	if (r->feed_on)
 		gs_jw_str(&w, "feed", r->feed_path);

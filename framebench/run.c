@@ -215,8 +215,9 @@ int fb_run(const struct fb_config *cfg)
 	expect = (uint64_t)((double)cfg->duration_ns / 1e9 *
 			    (p->fps ? p->fps * 1.25 : 4000.0));
 	if (fb_collect_init(&col, e.sh, csv, expect,
-			    p->fps ? 1000.0 / p->fps : 0) < 0)
+			    fb_target_ms(cfg)) < 0)
 		gs_die(EXIT_RUNTIME, "cannot set up the run");
+	col.time_scale = 1 / cfg->dilate;
 
 	if (fb_bg_start(&bg, cfg) < 0 || fb_engine_start(&e) < 0) {
 		fb_engine_stop(&e);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Installs everything the build and the tests need on Debian 12 (bookworm):
-# the toolchain, libbpf and bpftool from bookworm-backports, qemu and
+# the toolchain, libbpf, bpftool and qemu 10 from bookworm-backports,
 # busybox for the VM harness, cmocka, perf, the packaging and man page
 # tools (debhelper, lintian, man-db, systemd-analyze, bash-completion),
 # Xvfb and glxgears for frametrace's present-call test (xvfb and mesa-utils
@@ -31,7 +31,7 @@ as_root() {
 }
 
 PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
-libcmocka-dev busybox-static qemu-system-x86 zstd linux-perf file procps
+libcmocka-dev busybox-static zstd linux-perf file procps
 libclang-rt-19-dev
 debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion
 xvfb mesa-utils libgl1-mesa-dri"
@@ -41,8 +41,14 @@ xvfb mesa-utils libgl1-mesa-dri"
 # dependencies, and that libelf.a cannot link statically (it needs
 # elfutils' internal libeu) while the VM needs static binaries. So libelf
 # is bookworm's 0.188, named explicitly.
+# QEMU 10 from bookworm-backports too: its TCG thread=multi (a host thread
+# per vCPU) is the VM harness's default mode, the closest to the host
+# (docs/vm.md#fidelity); bookworm's 7.2 can panic the guest in that mode.
+# Its firmware (seabios) and data must come from backports with it.
 BACKPORT_PKGS="libbpf-dev/bookworm-backports bpftool/bookworm-backports
-libelf-dev/bookworm libelf1/bookworm"
+libelf-dev/bookworm libelf1/bookworm
+qemu-system-x86/bookworm-backports qemu-system-common/bookworm-backports
+qemu-system-data/bookworm-backports seabios/bookworm-backports"
 SOURCES=/etc/apt/sources.list.d/gamesched-backports.sources
 
 missing() {
@@ -74,6 +80,8 @@ case "$v" in 1:1.[4-9]*|1:[2-9]*) ;; *) bpf_ok=0 ;; esac
 [ -n "$(missing bpftool)" ] && bpf_ok=0
 v=$(dpkg-query -W -f='${Version}' libelf-dev 2>/dev/null || true)
 case "$v" in 0.188*) ;; *) bpf_ok=0 ;; esac
+v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null || true)
+case "$v" in 1:1[0-9].*|1:[2-9][0-9].*) ;; *) bpf_ok=0 ;; esac
 
 if [ -n "$need" ] || [ $bpf_ok -eq 0 ]; then
 	[ $updated -eq 1 ] || as_root apt-get update -q

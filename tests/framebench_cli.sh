@@ -35,6 +35,47 @@ expect_usage "framebench: option '-d' needs a value (see --help)" -d
 expect_usage "framebench: option '--rt' takes no value (see --help)" --rt=1
 expect_usage "framebench: unexpected argument 'extra' (see --help)" extra
 expect_usage "option --calibration: expected a number in [1, 1e+06], got '0.5'" --calibration 0.5
+expect_usage "option --dilate: expected a number in [1, 10], got '0.5'" --dilate 0.5
+expect_usage "option --dilate: proton's 60 FPS divided by 7 is not a whole frame rate" --dilate 7
+expect_usage "option --nice: expected an integer in [-20, 19], got '20'" --nice 20
+expect_usage "option --slice-us: expected an integer in [100, 100000], got '50'" --slice-us 50
+expect_usage "option --rt: SCHED_FIFO threads have no nice value or slice" --rt --nice 5
+expect_usage "option --rt: SCHED_FIFO threads have no nice value or slice" --slice-us 1000 --rt
+
+# --dilate 2: the run lasts twice as long with every work amount doubled
+# (the plan shows it), and reports on the original clock: 60 FPS target,
+# frame times near 16.7 ms, not 33.3
+"$FB" --dump-plan --duration 1s --warmup 0 >"$T/p1" || fail "--dump-plan"
+"$FB" --dump-plan --duration 1s --warmup 0 --dilate 2 >"$T/p2" || fail "--dump-plan --dilate 2"
+w1=$(awk '/work/ { print; exit }' "$T/p1") w2=$(awk '/work/ { print; exit }' "$T/p2")
+[ -n "$w1" ] && [ "$w1" != "$w2" ] || fail "--dilate 2: the plan's first work line did not change ('$w1' / '$w2')"
+"$FB" --dilate 2 --duration 1s --warmup 200ms -q --no-feed --json "$T/dil.json" >"$T/out" 2>&1 ||
+	fail "--dilate 2: exit $? ($(cat "$T/out"))"
+set -- $("$B/tests/jsonget" "$T/dil.json" config.dilate target_fps config.duration_s frametime_ms.p50 frames)
+[ "$1 $2 $3" = "2 60 2" ] || fail "--dilate 2: JSON dilate/target_fps/duration_s '$1 $2 $3', expected '2 60 2'"
+awk -v p="$4" 'BEGIN { exit !(p > 15 && p < 20) }' || fail "--dilate 2: p50 frame time $4 ms, expected about 16.7"
+[ "$5" -ge 45 ] && [ "$5" -le 62 ] || fail "--dilate 2: $5 frames in 1 s of the original clock, expected about 60"
+
+# --nice and --slice-us reach every game thread (and only them: the
+# controller keeps its own nice), and the JSON says so
+"$FB" --nice 7 --slice-us 2500 --duration 2s --warmup 0 -q --no-feed \
+	--json "$T/gp.json" >"$T/gp.out" 2>&1 &
+fbpid=$!
+sleep 1
+n7=0 n0=0 s25=0
+for t in /proc/$fbpid/task/*; do
+	nice=$(sed 's/.*) //' "$t/stat" | cut -d' ' -f17)
+	case $nice in 7) n7=$((n7 + 1)) ;; 0) n0=$((n0 + 1)) ;; esac
+	grep -q '^se.slice .*: *2500000$' "$t/sched" 2>/dev/null && s25=$((s25 + 1))
+done
+wait $fbpid || fail "--nice 7 --slice-us 2500: exit $? ($(cat "$T/gp.out"))"
+[ $n7 -ge 4 ] || fail "--nice 7: $n7 threads of the main process at nice 7"
+[ $n0 -ge 1 ] || fail "--nice 7: the controller thread was reniced too"
+if [ -r "/proc/$$/sched" ]; then
+	[ $s25 -eq $n7 ] || fail "--slice-us 2500: $s25 threads with a 2.5 ms slice, $n7 reniced"
+fi
+[ "$("$B/tests/jsonget" "$T/gp.json" config.game_nice config.game_slice_us | tr '\n' ' ')" = "7 2500 " ] ||
+	fail "--nice/--slice-us: JSON config $("$B/tests/jsonget" "$T/gp.json" config.game_nice config.game_slice_us)"
 
 # --calibration: the rate given is the rate used, and the report says so
 "$FB" --calibration 300 --duration 300ms --warmup 0 -q --json "$T/cal.json" >"$T/out" 2>&1 ||
@@ -55,7 +96,16 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 		"$FB" --rt --duration 1s >"$T/out" 2>"$T/err"
 	rc=$?
 	[ $rc -eq 2 ] || fail "--rt as nobody: exit $rc, expected 2"
-	grep -q "option --rt: SCHED_FIFO is not permitted" "$T/err" || fail "--rt as nobody: $(cat "$T/err")"
+	grep -q "option --rt: not permitted here (SCHED_FIFO: Operation not permitted)" "$T/err" || fail "--rt as nobody: $(cat "$T/err")"
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$FB" --nice -5 --duration 1s >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "--nice -5 as nobody: exit $rc, expected 2"
+	grep -q "option --nice: not permitted here" "$T/err" || fail "--nice -5 as nobody: $(cat "$T/err")"
+	# a positive nice needs no privilege
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$FB" --nice 5 --duration 300ms --warmup 0 -q --no-feed >"$T/out" 2>"$T/err" ||
+		fail "--nice 5 as nobody: exit $? ($(cat "$T/err"))"
 fi
 
 # help, version, profiles

@@ -14,7 +14,7 @@
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
 #                  [--profile NAME] [--bg PATTERN|none] [--fb-args "ARGS"]
 #                  [--calibration R|auto] [--bpf-stats]
-#                  [--tcg single|multi]
+#                  [--tcg single|multi|auto]
 #                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
 #                  [--program PATH]...
 #                  [--out DIR]
@@ -23,12 +23,12 @@
 # Defaults: default, lavd, lavd:--no-preemption, lavd:--no-futex-boost,
 # lavd:--no-slice-boost, lavd:--no-wake-sync; 5 rounds of 10s; proton;
 # hogs:2; auto (one framebench work rate for all runs, measured at the
-# start); thread=single; -smp 2; 0.5 CPUs.
+# start); --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
-reps=5 dur=10s profile=proton bg=hogs:2 calib=auto fbargs="" tcg=${VM_TCG:-single} smp=2 maxload=0.5 shape=""
+reps=5 dur=10s profile=proton bg=hogs:2 calib=auto fbargs="" tcg=${VM_TCG:-auto} smp=2 maxload=0.5 shape=""
 out=$B/vm/ablation extra="" bpfstats=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -78,7 +78,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/ablation-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--configs "$configs" --max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
-	--title "framebench --profile $profile${fbargs:+ $fbargs} --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1) $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved rounds, kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+	--title "framebench --profile $profile${fbargs:+ $fbargs} --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1) $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved rounds, kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc

@@ -9,13 +9,13 @@
 # more than --max-host-load CPUs are left out of the table and counted.
 #
 #   vm/demo.sh [--reps N] [--duration D] [--profile NAME] [--bg PATTERN|none]
-#              [--lavd-args "ARGS"] [--tcg single|multi] [--smp SPEC]
+#              [--lavd-args "ARGS"] [--tcg single|multi|auto] [--smp SPEC]
 #              [--max-host-load CPUS]
-# Defaults: 3 pairs, 10s, proton, hogs:2, thread=single, -smp 2, 0.5.
+# Defaults: 3 pairs, 10s, proton, hogs:2, --tcg auto (vm/mode.sh), -smp 2, 0.5.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-reps=3 dur=10s profile=proton bg=hogs:2 lavdargs="" tcg=${VM_TCG:-single} smp=2 maxload=0.5
+reps=3 dur=10s profile=proton bg=hogs:2 lavdargs="" tcg=${VM_TCG:-auto} smp=2 maxload=0.5
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) reps=$2; shift 2 ;;
@@ -52,7 +52,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/demo-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
-	--title "framebench --profile $profile $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved pairs (default, lavd${lavdargs:+ $lavdargs}), kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+	--title "framebench --profile $profile $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved pairs (default, lavd${lavdargs:+ $lavdargs}), kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc

@@ -12,13 +12,13 @@
 # power modes seen, and framebench's average FPS.
 #
 #   vm/energy.sh [--lavd-args "ARGS"] [--duration D] [--idle S]
-#                [--light-fps N] [--shape SxC] [--tcg single|multi]
-# Defaults: autopilot, 8s, 6 s, 10, 2x2, thread=single. Not part of
+#                [--light-fps N] [--shape SxC] [--tcg single|multi|auto]
+# Defaults: autopilot, 8s, 6 s, 10, 2x2, --tcg auto. Not part of
 # `make test` (about 2 minutes).
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-lavdargs="" dur=8s idle=6 lightfps=10 shape=2x2 tcg=${VM_TCG:-single}
+lavdargs="" dur=8s idle=6 lightfps=10 shape=2x2 tcg=${VM_TCG:-auto}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--lavd-args) lavdargs=$2; shift 2 ;;
@@ -47,7 +47,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 ncpu=$(sed -n 's/^@@GS PHASE energy cpus=\([0-9]*\).*/\1/p' "$res" | head -n 1)
 
 echo
-echo "== lavd ${lavdargs:-(autopilot)}: active CPUs per 0.5 s statistics line, ${ncpu:-?} vCPUs ($shape), kernel ${kver:-?}, qemu TCG thread=$tcg"
+echo "== lavd ${lavdargs:-(autopilot)}: active CPUs per 0.5 s statistics line, ${ncpu:-?} vCPUs ($shape), kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg")"
 grep '^lavd: [0-9]* node' "$log" | sed 's/^/   /'
 printf '   %-7s %-40s %-8s %-16s %-28s %s\n' load "framebench" "req" "active mean (range)" "modes (lines)" "active CPUs, one per line"
 for load in idle light heavy; do

@@ -16,19 +16,19 @@
 #
 #   vm/limit.sh [--profiles P1,P2,...] [--scheds S1,S2,...] [--reps N]
 #               [--duration D] [--bg PATTERN] [--no-rt]
-#               [--calibration R|auto] [--tcg single|multi] [--smp SPEC]
+#               [--calibration R|auto] [--tcg single|multi|auto] [--smp SPEC]
 #               [--max-host-load CPUS] [--program PATH]... [--out DIR]
 # Schedulers: "default" or "PROGRAM[:ARG...]" (PROGRAM from the guest's
 # /bin: lavd, or a static build passed with --program, e.g. scx_lavd).
 # A --program that is not named in --scheds is added to them. The pinned
 # kernel's config goes into the guest's /boot for loaders that read it.
 # Defaults: proton,unreal,esports,strategy; default,lavd (+ programs);
-# 6 rounds of 10s; hogs:2; auto; thread=single; -smp 2; 0.5 CPUs.
+# 6 rounds of 10s; hogs:2; auto; --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy scheds=default,lavd reps=6 dur=10s bg=hogs:2 rt=1
-calib=auto tcg=${VM_TCG:-single} smp=2 maxload=0.5 out="" programs=""
+calib=auto tcg=${VM_TCG:-auto} smp=2 maxload=0.5 out="" programs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profiles) profiles=$2; shift 2 ;;
@@ -99,7 +99,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/limit-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
-	--title "framebench --duration $dur --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1), background --bg $bg, $reps interleaved rounds, kernel ${kver:-?}, qemu TCG thread=$tcg, -smp $smp"
+	--title "framebench --duration $dur --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1), background --bg $bg, $reps interleaved rounds, kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc

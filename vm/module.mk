@@ -19,6 +19,11 @@
 #                  a reference: limit ratio and background kept, with
 #                  Welch's t against lavd (VM_LIMIT_ARGS: vm/limit.sh
 #                  options, e.g. --program PATH/scx_lavd --reps 6)
+#   make vm-fidelity  the VM's calibration certificate: framebench under the
+#                  default scheduler natively on the host and in the VM,
+#                  rounds interleaved, every profile with and without 2
+#                  hogs; VM/host ratio per metric (VM_FIDELITY_ARGS:
+#                  vm/fidelity.sh options, e.g. --rounds 5)
 
 VM_TESTS += vm/test-vm.sh vm/test-vm-topo.sh
 
@@ -42,8 +47,9 @@ VM_DEMO_DURATION ?= 10s
 VM_DEMO_ARGS ?=
 
 VM_LIMIT_ARGS ?=
+VM_FIDELITY_ARGS ?=
 
-.PHONY: vm-test vm-test-topo vm-demo vm-limit
+.PHONY: vm-test vm-test-topo vm-demo vm-limit vm-fidelity
 vm-test:
 	BUILD=$(BUILD) vm/test-vm.sh
 vm-test-topo:
@@ -56,3 +62,7 @@ vm-demo: $(BUILD)/tests/jsonget
 vm-limit: $(BUILD)/tests/jsonget
 	$(MAKE) BUILD=$(BUILD) static
 	BUILD=$(BUILD) vm/limit.sh $(VM_LIMIT_ARGS)
+
+vm-fidelity: $(BUILD)/tests/jsonget $(BUILD)/framebench
+	$(MAKE) BUILD=$(BUILD) static
+	BUILD=$(BUILD) vm/fidelity.sh $(VM_FIDELITY_ARGS)

@@ -26,7 +26,7 @@
 #                  [--targets T1,T2,...] [--iso A:B:CAND]
 #                  [--exec-rate N] [--cost-secs S] [--calibration R|auto]
 #                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-rounds N]
-#                  [--tune-final N] [--tcg single|multi] [--smp N] [--out DIR]
+#                  [--tune-final N] [--tcg single|multi|auto] [--smp N] [--out DIR]
 # Defaults: all phases; 6 rounds of 10s; hogs:2; the five game profiles
 # (shipped and candidates) and the five framebench profiles of the same
 # names; unreal:strategy:unreal; tune unreal over lat-cri-boost=0,128,512,
@@ -37,7 +37,7 @@ B=${BUILD:-build}
 phases=load,compare,isolation,tune,cost reps=6 dur=10s bg=hogs:2
 tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunerounds=1 tunefinal=6
 cands=unreal,unity,proton,esports,strategy targets=unreal,unity,proton,esports,strategy
-iso=unreal:strategy:unreal rate=100 costsecs=10 calib=auto tcg=${VM_TCG:-single} smp=2
+iso=unreal:strategy:unreal rate=100 costsecs=10 calib=auto tcg=${VM_TCG:-auto} smp=2
 out=$B/vm/profiles
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -110,7 +110,7 @@ fi
 echo
 vm/profiles-table.sh --files "$out/files" --results "$res" --cands "$cands" \
 	--targets "$targets" --jsonget "$B/tests/jsonget" \
-	--title "$reps rounds of $dur, --bg $bg, kernel $(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1), TCG thread=$tcg, -smp $smp"
+	--title "$reps rounds of $dur, --bg $bg, kernel $(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1), $(cat "$out/mode" 2>/dev/null || echo "TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc
 exit $trc

@@ -10,12 +10,15 @@
 #   - a hang is ended by the boot's timeout and fails; any failure prints
 #     the end of the serial log.
 #
-# TCG and repeated scheduler loads (docs/vm.md, emulator caveats): under -accel tcg,thread=multi
-# the second enable of a BPF scheduler in one boot can panic the guest (an
-# emulator race). Plans that load and unload run under thread=single by
-# default. With --tcg multi, a guest panic is retried once under
-# thread=single and the retry is reported - never passed silently;
-# VM_RETRY_SINGLE=0 fails instead (a measurement that must not mix modes).
+# The emulator mode (vm/mode.sh, docs/vm.md#emulator-modes): --tcg auto,
+# the default, is thread=multi on qemu 10 or newer with a host CPU per
+# vCPU, else thread=single with a line saying why. The mode in words goes
+# to DIR/mode, for the tables' titles. Under qemu older than 10.0,
+# thread=multi can panic the guest when a scheduler loads (the emulator's
+# code-patching race): such a panic is retried once under thread=single and
+# the retry is reported, never passed silently; VM_RETRY_SINGLE=0 fails
+# instead (a measurement that must not mix modes). On qemu 10 or newer a
+# panic is a failed run, reported with its console excerpt.
 #
 #   vm/run.sh PLAN [options]
 #     --expect "p1 p2 ..."  phases that must report PASS
@@ -26,7 +29,7 @@
 #                           thread each), one NUMA node per socket with
 #                           its share of the memory; the emulated CPU's L3
 #                           is per socket, so lavd sees S compute domains
-#     --tcg single|multi    (default single; VM_TCG overrides the default)
+#     --tcg single|multi|auto  (default auto; VM_TCG overrides the default)
 #     --out DIR             where logs go (default build/vm/PLAN)
 #     --program PATH        a static program for /bin (repeatable; default
 #                           those of build/static/{lavd,framebench,gamesuite,
@@ -44,11 +47,11 @@ root=$(cd "$here/.." && pwd)
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 
-[ $# -ge 1 ] || { sed -n '3,37p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '3,42p' "$0" >&2; exit 2; }
 plan=$1
 shift
 expect="" timeout_s=420 smp=2 mem=1024 append="" out="" programs="" sample=0 qemu_extra="" shape=""
-tcg=${VM_TCG:-single}
+tcg=${VM_TCG:-auto}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--expect) expect=$2; shift 2 ;;
@@ -90,6 +93,10 @@ if ! "$here/kernel.sh" dir >/dev/null 2>&1; then
 	echo "skipped: the sched_ext kernel is not fetched (run scripts/deps.sh or vm/kernel.sh fetch)"
 	exit 77
 fi
+. "$here/mode.sh"
+tcg=$(vm_resolve_tcg "$tcg" "$smp") || exit 2
+[ -n "${VM_ICOUNT:-}" ] && tcg=single
+qmajor=$(vm_qemu_version); qmajor=${qmajor%%.*}
 kdir=$("$here/kernel.sh" dir)
 kver=$(cat "$kdir/release" 2>/dev/null || basename "$kdir")
 
@@ -108,41 +115,7 @@ initrd=$out/initrd.cpio.gz
 # shellcheck disable=SC2086
 "$here/mkinitramfs.sh" "$initrd" "$planfile" $programs || exit 1
 
-# CPU time (ticks) of a process and its descendants (qemu under timeout).
-tree_ticks() {
-	t=0
-	for c in $(pgrep -P "$1" 2>/dev/null); do
-		t=$((t + $(tree_ticks "$c")))
-	done
-	set -- $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
-	echo $((t + ${12:-0} + ${13:-0}))
-}
-
-# sample_host PID: until PID ends, once a second, the CPUs used by
-# everything on the host except PID's process tree, and the current run.
-sample_host() {
-	ncpu=$(getconf _NPROCESSORS_ONLN)
-	set -- "$1" $(head -n 1 /proc/stat)
-	bpid=$1 pt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) pi=$(( $6 + $7 ))
-	pq=$(tree_ticks "$bpid")
-	while kill -0 "$bpid" 2>/dev/null; do
-		sleep 1
-		set -- "$bpid" $(head -n 1 /proc/stat)
-		tt=$(( $3 + $4 + $5 + $6 + $7 + $8 + $9 + ${10} )) ti=$(( $6 + $7 ))
-		q=$(tree_ticks "$bpid")
-		dt=$((tt - pt))
-		# qemu gone (its ticks vanish from the tree): not a sample
-		kill -0 "$bpid" 2>/dev/null && [ "$q" -ge "$pq" ] || break
-		if [ "$dt" -gt 0 ]; then
-			other=$(( (dt - (ti - pi)) - (q - pq) ))
-			[ "$other" -lt 0 ] && other=0
-			marker=$(grep '^@@GS RUN-START' "$RES" 2>/dev/null | tail -n 1 | cut -d' ' -f3-4)
-			awk -v o="$other" -v d="$dt" -v n="$ncpu" -v m="${marker:-none}" \
-				-v t="$(date +%s)" 'BEGIN { printf "%d %.2f %s\n", t, o * n / d, m }'
-		fi
-		pt=$tt pi=$ti pq=$q
-	done
-}
+. "$here/hostload.sh"
 
 # boot MODE TAG: one boot; sets LOG, RES, BOOT_RC, BOOT_S.
 boot() {
@@ -153,7 +126,7 @@ boot() {
 		--qemu "$qemu_extra" &
 	bpid=$!
 	if [ $sample -eq 1 ]; then
-		sample_host "$bpid" > "$out/host-load$2.txt" &
+		SAMPLE_MARKER_FILE=$RES sample_host "$bpid" > "$out/host-load$2.txt" &
 		spid=$!
 	fi
 	wait "$bpid"
@@ -165,20 +138,25 @@ boot() {
 
 panicked() { grep -qE 'Kernel panic|BUG: |Oops|general protection fault|int3: 0000' "$LOG"; }
 
-echo "vm: plan $plan, kernel $kver, -smp $smp${shape:+ ($shape: one NUMA node per socket)}, TCG thread=$tcg, timeout ${timeout_s}s"
+mode=$(vm_mode_desc "$tcg")
+echo "$mode" > "$out/mode"
+echo "vm: plan $plan, kernel $kver, -smp $smp${shape:+ ($shape: one NUMA node per socket)}, $mode, timeout ${timeout_s}s"
 boot "$tcg" ""
 retried=""
-if panicked && [ "$tcg" = multi ]; then
-	echo "vm: the guest panicked under TCG thread=multi (the emulator's"
-	echo "vm: code-patching race, docs/vm.md); panic excerpt:"
+if panicked; then
+	echo "vm: the guest panicked ($mode); console excerpt:"
 	grep -E -m 5 -A 3 'Kernel panic|BUG: |Oops|int3' "$LOG" | sed 's/^/    /'
 	cp "$LOG" "$out/serial-panic.log"
+fi
+if panicked && [ "$tcg" = multi ] && [ "${qmajor:-0}" -lt 10 ]; then
+	echo "vm: (qemu before 10.0 under thread=multi: the emulator's code-patching race, docs/vm.md)"
 	if [ "${VM_RETRY_SINGLE:-1}" = 0 ]; then
 		echo "vm: VM_RETRY_SINGLE=0: no retry"
 	else
 		echo "vm: RETRYING ONCE under thread=single (this retry is part of the result)"
 		boot single "-retry"
 		retried="after one retry under thread=single (first boot panicked)"
+		vm_mode_desc single > "$out/mode"
 	fi
 fi
 

@@ -10,14 +10,14 @@
 #
 #   vm/trace.sh [--configs C1,C2,...] [--profile NAME] [--bg PATTERN|none]
 #               [--duration D] [--slow-ms MS]
-#               [--calibration R|auto] [--tcg single|multi] [--smp SPEC]
+#               [--calibration R|auto] [--tcg single|multi|auto] [--smp SPEC]
 #               [--program PATH]... [--out DIR]
 # Defaults: lavd; proton; hogs:2; 12s, all of it recorded; auto;
-# thread=single; -smp 2.
+# --tcg auto (vm/mode.sh); -smp 2.
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-configs=lavd profile=proton bg=hogs:2 dur=12s slow="" calib=auto tcg=${VM_TCG:-single} smp=2
+configs=lavd profile=proton bg=hogs:2 dur=12s slow="" calib=auto tcg=${VM_TCG:-auto} smp=2
 out="" extra=""
 while [ $# -gt 0 ]; do
 	case $1 in

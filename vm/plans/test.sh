@@ -43,7 +43,10 @@
 # Needs /bin/lavd, /bin/framebench, /bin/churn and /bin/scx_minimal (make
 # static).
 # Parameters (vm/boot.sh --append): gs.cycles=N (default 20), gs.fbdur=D
-# (default 10s), gs.phases="..." (default: all).
+# (default 10s), gs.phases="..." (default: all), gs.cyclebusy=1 (the
+# cycles run beside framebench with 2 hogs, both vCPUs busy: the load and
+# unload then patch code that the other vCPU is running, which is what
+# raced in older qemus' thread=multi; vm/reload.sh).
 
 cycles=$(gs_param cycles 20)
 fbdur=$(gs_param fbdur 10s)
@@ -172,7 +175,11 @@ fi
 
 # ---- phase 5: load/unload N times, no leak ------------------------------
 if want_phase cycles; then
-ok=0 fail=""
+ok=0 fail="" BUSY=""
+if [ "$(gs_param cyclebusy 0)" = 1 ] && [ $have_fb -eq 1 ]; then
+	framebench --profile proton --duration 1h --bg hogs:2 -q --no-feed > /dev/null 2>&1 &
+	BUSY=$!
+fi
 t0=$(now)
 seq0=$(cat /sys/kernel/sched_ext/enable_seq 2>/dev/null)
 i=1
@@ -194,6 +201,10 @@ while [ $i -le "$cycles" ]; do
 	i=$((i + 1))
 done
 seq1=$(cat /sys/kernel/sched_ext/enable_seq 2>/dev/null)
+if [ -n "$BUSY" ]; then
+	kill -INT "$BUSY" 2>/dev/null
+	wait_exit "$BUSY" 30
+fi
 # BPF objects are freed after an RCU grace period: give them a moment.
 bpf_same() { [ "$(lavd --debug-bpf-objects 2>&1)" = "$BPF_BEFORE" ]; }
 wait_until 10 bpf_same
