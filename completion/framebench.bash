@@ -40,7 +40,7 @@ _framebench()
 	--json|--csv)
 		_gamesched_files "$cur"
 		return ;;
-	-d|--duration|-w|--warmup|-s|--seed|--fps|--workers|--calibration|--bg-nice|--disturb)
+	-d|--duration|-w|--warmup|-s|--seed|--fps|--workers|--calibration|--bg-nice|--nice|--slice-us|--dilate|--disturb)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -18,8 +18,12 @@
 #               [--duration D] [--bg PATTERN] [--no-rt]
 #               [--calibration R|auto] [--tcg single|multi|auto] [--smp SPEC]
 #               [--max-host-load CPUS] [--program PATH]... [--out DIR]
-# Schedulers: "default" or "PROGRAM[:ARG...]" (PROGRAM from the guest's
-# /bin: lavd, or a static build passed with --program, e.g. scx_lavd).
+# Schedulers: "default", "default:FBARG..." (the kernel's scheduler with
+# framebench options on the game's threads, e.g. default:--nice:-5,
+# default:--slice-us:1000) or "PROGRAM[:ARG...]" (PROGRAM from the
+# guest's /bin: lavd, or a static build passed with --program, e.g.
+# scx_lavd). lavd's shipped game profiles are in the guest's
+# /tmp/lavd-profiles: lavd:--game-profiles:/tmp/lavd-profiles.
 # A --program that is not named in --scheds is added to them. The pinned
 # kernel's config goes into the guest's /boot for loaders that read it.
 # Defaults: proton,unreal,esports,strategy; default,lavd (+ programs);
@@ -73,6 +77,12 @@ if [ -n "$programs" ]; then
 	chmod 755 "$cfgdir/config-$(cat "$kdir/release")"
 	extra="$extra --program $cfgdir/config-$(cat "$kdir/release")"
 fi
+
+# lavd's shipped game profiles, as one archive among the programs
+mkdir -p "$out"
+tar -cf "$out/lavd-profiles.tar" -C lavd/profiles $(cd lavd/profiles && ls -- *.conf) || exit 1
+chmod +x "$out/lavd-profiles.tar"
+extra="$extra --program $out/lavd-profiles.tar"
 
 np=$(echo "$profiles" | tr ',' '\n' | wc -l)
 ns=$(echo "$scheds" | tr ',' '\n' | wc -l)

@@ -13,7 +13,11 @@
 #
 # Parameters (vm/boot.sh --append):
 #   gs.profiles=P1,P2,...  framebench profiles (default proton,unreal,esports,strategy)
-#   gs.scheds=S1,S2,...    "default" (the kernel's scheduler) or
+#   gs.scheds=S1,S2,...    "default" (the kernel's scheduler),
+#                          "default:FBARG..." (the kernel's scheduler with
+#                          framebench options for the game's threads: what
+#                          a player does instead of a new scheduler, e.g.
+#                          default:--nice:-5 or default:--slice-us:1000), or
 #                          "PROGRAM[:ARG...]" run from /bin (default default,lavd)
 #   gs.reps=N              rounds (default 6)
 #   gs.fbdur=D             framebench duration per run (default 10s)
@@ -47,6 +51,11 @@ gs_out "PHASE limit profiles=$profiles scheds=$scheds reps=$reps fbdur=$fbdur bg
 # libbpf-based loaders other than ours read the kernel's config for
 # __kconfig externs; the host passes it as /bin/config-RELEASE.
 [ -f "/bin/config-$(uname -r)" ] && mkdir -p /boot && cp "/bin/config-$(uname -r)" /boot/
+# lavd's shipped game profiles (vm/limit.sh packs them): lavd:--game-profiles:/tmp/lavd-profiles
+if [ -f /bin/lavd-profiles.tar ]; then
+	mkdir -p /tmp/lavd-profiles && tar -xf /bin/lavd-profiles.tar -C /tmp/lavd-profiles &&
+		gs_out "DATA lavd-profiles $(cd /tmp/lavd-profiles && ls)"
+fi
 
 [ "$calib" = auto ] && calib=$(fb_rate)
 gs_out "DATA calibration $calib"
@@ -120,6 +129,8 @@ run_fb() {
 	id=$2.$3
 	if [ "$3" = 1 ] && [ "$bg" != none ]; then bgargs="--bg $bg"; else bgargs=""; fi
 	[ "$5" = fifo ] && bgargs="$bgargs --rt"
+	# default:FBARG...: the player's own remedy, applied to the game
+	case $5 in default:*) bgargs="$bgargs $(echo "${5#default:}" | tr ':' ' ')" ;; esac
 	gs_out "RUN-START $1 $id ops=$(scx_ops) state=$(scx_state)"
 	# shellcheck disable=SC2086
 	framebench --profile "$4" --duration "$fbdur" --calibration "$calib" $bgargs \
