@@ -65,10 +65,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# vmlinux.h from the pinned sched_ext kernel's BTF (vm/kernel.sh fetch).
-$(BUILD)/bpf/vmlinux.h:
+# vmlinux.h: the committed lib/vmlinux/vmlinux.h, the pinned sched_ext
+# kernel's BTF, so that a build needs no downloaded kernel (docs/install.md);
+# make vmlinux-h regenerates it from the cached kernel (vm/kernel.sh fetch).
+$(BUILD)/bpf/vmlinux.h: lib/vmlinux/vmlinux.h
 	@mkdir -p $(@D)
-	vm/kernel.sh vmlinux-h $@
+	cp $< $@
+.PHONY: vmlinux-h
+vmlinux-h:
+	vm/kernel.sh vmlinux-h lib/vmlinux/vmlinux.h
 
 # BPF object -> stripped object -> skeleton. bpftool 7.5 emits a
 # struct_ops "map->link" assignment that libbpf 1.4's headers lack.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# bash completion for frametrace(8)                      -*- shell-script -*-
+# bash completion for frametrace(1)                      -*- shell-script -*-
 # shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): the words hold no blanks
 # Commands, and each command's options from its own --help; after "--"
 # (record, watch) the command to run.

@@ -5,9 +5,10 @@
 # with the usual variables.
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=] [BINDIR=] [SBINDIR=]
-#                [DATADIR=] [MANDIR=] [SYSCONFDIR=/etc] [SYSTEMDUNITDIR=]
-#                [BASHCOMPDIR=]
-#   make uninstall (the same variables)
+#                [DATADIR=] [MANDIR=] [SYSCONFDIR=$(PREFIX)/etc]
+#                [SYSTEMDUNITDIR=] [BASHCOMPDIR=]
+#   make uninstall (the same variables; also removes the directories
+#                  install created, once empty)
 #   make version   the project version (lib/version.h)
 #
 # Install never enables or starts lavd.service.
@@ -17,9 +18,9 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
-# /etc also under /usr/local: the unit reads $(SYSCONFDIR)/default/lavd and
-# /etc is where an administrator looks for it
-SYSCONFDIR ?= /etc
+# $(PREFIX)/etc, and /etc for PREFIX=/usr, as autotools and meson do: a
+# user's PREFIX=$$HOME/.local installs without writing to /etc
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 # in systemd's unit search path for /usr/local and /usr (the Debian
 # package passes /lib/systemd/system)
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -34,10 +35,13 @@ INSTALL_DATA ?= $(INSTALL) -m 0644
 
 VERSION := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"$$/\1/p' lib/version.h)
 
-GS_BIN := framebench gamesuite
-GS_SBIN := frametrace lavd
-GS_MAN1 := framebench.1 gamesuite.1
-GS_MAN8 := frametrace.8 lavd.8
+# frametrace in bin: most of its commands need no root (like perf)
+GS_BIN := framebench gamesuite frametrace
+GS_SBIN := lavd
+GS_MAN1 := framebench.1 gamesuite.1 frametrace.1
+GS_MAN8 := lavd.8
+# where releases up to 0.1.0 put frametrace: install and uninstall remove them
+GS_OLD := $(SBINDIR)/frametrace $(MANDIR)/man8/frametrace.8
 GS_COMPLETIONS := framebench gamesuite frametrace lavd
 GS_PROFILES := $(notdir $(wildcard framebench/profiles/*.profile))
 GS_SUITES := $(notdir $(wildcard gamesuite/suites/*.suite))
@@ -95,13 +99,24 @@ TEST_TOOLS += $(GS_EXTRAS)
 version:
 	@echo $(VERSION)
 
+# the directories install makes; those that did not exist before are
+# recorded in $(GS_DIRLOG) (without DESTDIR, which is a staging tree), so
+# that uninstall removes them once empty and no directory it did not make
+GS_DIRS := $(BINDIR) $(SBINDIR) $(PKGDATADIR)/profiles $(PKGDATADIR)/suites \
+	$(PKGDATADIR)/lavd-profiles $(MANDIR)/man1 $(MANDIR)/man8 \
+	$(SYSTEMDUNITDIR) $(SYSCONFDIR)/default $(BASHCOMPDIR)
+GS_DIRLOG := $(PKGDATADIR)/installed-dirs
+
 install: $(GS_BIN:%=$(BUILD)/%) $(GS_SBIN:%=$(BUILD)/%) $(GS_EXTRAS)
-	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" \
-		"$(DESTDIR)$(PKGDATADIR)/profiles" "$(DESTDIR)$(PKGDATADIR)/suites" \
-		"$(DESTDIR)$(PKGDATADIR)/lavd-profiles" \
-		"$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8" \
-		"$(DESTDIR)$(SYSTEMDUNITDIR)" "$(DESTDIR)$(SYSCONFDIR)/default" \
-		"$(DESTDIR)$(BASHCOMPDIR)"
+	@for d in $(GS_DIRS); do \
+		while [ -n "$$d" ] && [ ! -d "$(DESTDIR)$$d" ]; do echo "$$d"; d=$${d%/*}; done; \
+	done > "$(BUILD)/dist/new-dirs"
+	$(INSTALL) -d $(GS_DIRS:%="$(DESTDIR)%")
+	@if [ -z "$(DESTDIR)" ] && { [ -s "$(BUILD)/dist/new-dirs" ] || [ -e "$(GS_DIRLOG)" ]; }; then \
+		{ cat "$(BUILD)/dist/new-dirs"; cat "$(GS_DIRLOG)" 2>/dev/null; } | LC_ALL=C sort -u > "$(BUILD)/dist/dirlog" && \
+		echo "$(INSTALL_DATA) $(BUILD)/dist/dirlog $(GS_DIRLOG)" && \
+		$(INSTALL_DATA) "$(BUILD)/dist/dirlog" "$(GS_DIRLOG)"; \
+	fi
 	$(INSTALL_PROGRAM) $(GS_BIN:%=$(BUILD)/%) "$(DESTDIR)$(BINDIR)"
 	$(INSTALL_PROGRAM) $(GS_SBIN:%=$(BUILD)/%) "$(DESTDIR)$(SBINDIR)"
 	$(INSTALL_DATA) $(GS_PROFILES:%=framebench/profiles/%) "$(DESTDIR)$(PKGDATADIR)/profiles"
@@ -112,6 +127,9 @@ install: $(GS_BIN:%=$(BUILD)/%) $(GS_SBIN:%=$(BUILD)/%) $(GS_EXTRAS)
 	$(INSTALL_DATA) $(GS_MAN8:%=$(BUILD)/man/%) "$(DESTDIR)$(MANDIR)/man8"
 	$(INSTALL_DATA) $(GS_COMPFILES) "$(DESTDIR)$(BASHCOMPDIR)"
 	$(INSTALL_DATA) $(GS_UNIT) "$(DESTDIR)$(SYSTEMDUNITDIR)"
+	@for f in $(GS_OLD:%="$(DESTDIR)%"); do \
+		if [ -e "$$f" ]; then echo "rm -f $$f (an earlier install's; frametrace is in $(BINDIR) now)"; rm -f "$$f"; fi; \
+	done
 	@# an administrator's settings are never overwritten
 	@if [ -e "$(DESTDIR)$(SYSCONFDIR)/default/lavd" ]; then \
 		echo "kept $(DESTDIR)$(SYSCONFDIR)/default/lavd (exists)"; \
@@ -121,8 +139,9 @@ install: $(GS_BIN:%=$(BUILD)/%) $(GS_SBIN:%=$(BUILD)/%) $(GS_EXTRAS)
 	fi
 	@echo "installed; lavd.service is neither enabled nor started (docs/install.md)"
 
-# Removes the files install put; the data directories only when empty, and
-# $(SYSCONFDIR)/default/lavd only when it is still the shipped one.
+# Removes the files install put; the data directories only when empty,
+# $(SYSCONFDIR)/default/lavd only when it is still the shipped one, and
+# the directories install created (its record) once they are empty.
 uninstall:
 	for f in $(GS_BIN); do rm -f "$(DESTDIR)$(BINDIR)/$$f"; done
 	for f in $(GS_SBIN); do rm -f "$(DESTDIR)$(SBINDIR)/$$f"; done
@@ -133,17 +152,21 @@ uninstall:
 	for f in $(GS_MAN1); do rm -f "$(DESTDIR)$(MANDIR)/man1/$$f"; done
 	for f in $(GS_MAN8); do rm -f "$(DESTDIR)$(MANDIR)/man8/$$f"; done
 	for f in $(GS_COMPLETIONS); do rm -f "$(DESTDIR)$(BASHCOMPDIR)/$$f"; done
-	rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/lavd.service"
+	rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/lavd.service" $(GS_OLD:%="$(DESTDIR)%")
 	@f="$(DESTDIR)$(SYSCONFDIR)/default/lavd"; \
 	if cmp -s dist/lavd.default "$$f"; then echo "rm -f $$f"; rm -f "$$f"; \
 	elif [ -e "$$f" ]; then echo "kept $$f (changed from the shipped one)"; fi
-	-@rmdir "$(DESTDIR)$(PKGDATADIR)/profiles" "$(DESTDIR)$(PKGDATADIR)/suites" \
-		"$(DESTDIR)$(PKGDATADIR)/lavd-profiles" "$(DESTDIR)$(PKGDATADIR)" 2>/dev/null || \
-		echo "kept $(DESTDIR)$(PKGDATADIR): it holds files install did not put there"
+	@log="$(DESTDIR)$(GS_DIRLOG)"; made=; \
+	if [ -z "$(DESTDIR)" ] && [ -f "$$log" ]; then made=$$(cat "$$log"); rm -f "$$log"; fi; \
+	for d in $$(printf '%s\n' $$made "$(PKGDATADIR)/profiles" "$(PKGDATADIR)/suites" \
+			"$(PKGDATADIR)/lavd-profiles" "$(PKGDATADIR)" | LC_ALL=C sort -ru); do \
+		if rmdir "$(DESTDIR)$$d" 2>/dev/null; then echo "rmdir $(DESTDIR)$$d"; \
+		elif [ -d "$(DESTDIR)$$d" ]; then echo "kept $(DESTDIR)$$d (not empty)"; fi; \
+	done
 
 # Tests of all this (tests/run.sh, integration): the man pages against
 # --help, one version everywhere, install/uninstall into a DESTDIR with the
 # unit checked, the completions, the Debian package (built in a temporary
 # copy).
 INTEGRATION_TESTS += tests/man.sh tests/version.sh tests/install.sh \
-	tests/completion.sh tests/package.sh
+	tests/completion.sh tests/package.sh tests/vmlinux_h.sh

@@ -12,7 +12,12 @@
 #   - a second install keeps a changed default/lavd; uninstall removes
 #     what install put, keeps files it did not put there and the changed
 #     default/lavd;
-#   - an unwritable DESTDIR fails with make's error.
+#   - an unwritable DESTDIR fails with make's error;
+#   - as a user (nobody when run as root) with PREFIX=$HOME/.local: every
+#     file under the prefix, default/lavd in $PREFIX/etc, frametrace on
+#     the user's PATH (bin) with its page in man1; uninstall removes the
+#     directories install created once empty, and keeps a directory that
+#     was there before and one that holds a file of the user's.
 . tests/lib.sh
 for p in framebench gamesuite frametrace lavd; do need "$B/$p"; done
 # a make run inside `make test` must not inherit its jobserver
@@ -25,12 +30,13 @@ mk DESTDIR="$D" install > "$T/install.out" 2>&1 || { cat "$T/install.out"; echo 
 grep -q 'neither enabled nor started' "$T/install.out" || fail "install did not say the service is not enabled"
 
 P=/usr/local
+E=$P/etc/default/lavd
 cat > "$T/want" <<LIST
-/etc/default/lavd
+$E
 $P/bin/framebench
+$P/bin/frametrace
 $P/bin/gamesuite
 $P/lib/systemd/system/lavd.service
-$P/sbin/frametrace
 $P/sbin/lavd
 $P/share/bash-completion/completions/framebench
 $P/share/bash-completion/completions/frametrace
@@ -41,8 +47,8 @@ $(for f in framebench/profiles/*.profile; do echo "$P/share/gamesched/profiles/$
 $(for f in gamesuite/suites/*.suite; do echo "$P/share/gamesched/suites/${f##*/}"; done)
 $(for f in lavd/profiles/*.conf; do echo "$P/share/gamesched/lavd-profiles/${f##*/}"; done)
 $P/share/man/man1/framebench.1
+$P/share/man/man1/frametrace.1
 $P/share/man/man1/gamesuite.1
-$P/share/man/man8/frametrace.8
 $P/share/man/man8/lavd.8
 LIST
 sort -o "$T/want" "$T/want"
@@ -53,7 +59,7 @@ else
 	fail "install: files differ from the expected list: $(diff "$T/want" "$T/got" | grep '^[<>]' | tr '\n' ' ')"
 fi
 [ -z "$(find "$D" -type l)" ] || fail "install made symlinks (an enabled unit?): $(find "$D" -type l)"
-for f in $P/bin/framebench $P/bin/gamesuite $P/sbin/frametrace $P/sbin/lavd; do
+for f in $P/bin/framebench $P/bin/gamesuite $P/bin/frametrace $P/sbin/lavd; do
 	[ "$(stat -c %a "$D$f")" = 755 ] || fail "$f: mode $(stat -c %a "$D$f")"
 done
 [ "$(stat -c %a "$D$P/share/gamesched/suites/quick.suite")" = 644 ] || fail "quick.suite: mode not 644"
@@ -79,12 +85,14 @@ out=$(cd / && "$D$P/bin/framebench" --profile mine --dump-plan -d 1s -w 0 2>&1) 
 
 # the unit
 U=$D$P/lib/systemd/system/lavd.service
-for want in 'ConditionPathExists=/sys/kernel/sched_ext' 'EnvironmentFile=-/etc/default/lavd' \
+for want in 'ConditionPathExists=/sys/kernel/sched_ext' "EnvironmentFile=-$E" \
 	"ExecStart=$P/sbin/lavd \$LAVD_OPTS" 'Restart=on-failure' 'RestartPreventExitStatus=2' \
-	'StartLimitIntervalSec=' 'StartLimitBurst=' 'WantedBy=multi-user.target'; do
+	'StartLimitIntervalSec=' 'StartLimitBurst=' 'WantedBy=multi-user.target' \
+	'ExecReload=/bin/kill -HUP $MAINPID' 'Conflicts=scx.service scx_loader.service' \
+	'After=scx.service scx_loader.service'; do
 	grep -qF -- "$want" "$U" || fail "lavd.service lacks $want"
 done
-grep -q '^LAVD_OPTS="--stats 60"$' "$D/etc/default/lavd" || fail "default/lavd: no LAVD_OPTS=\"--stats 60\""
+grep -q '^LAVD_OPTS="--stats 60"$' "$D$E" || fail "default/lavd: no LAVD_OPTS=\"--stats 60\""
 if command -v systemd-analyze >/dev/null 2>&1; then
 	# the unit as installed, its ExecStart pointed at the staged lavd and
 	# man at the staged pages (verify checks both exist)
@@ -101,8 +109,8 @@ fi
 # ExecStart with LAVD_OPTS from the default file, as systemd runs it
 # ($LAVD_OPTS split at white space): a bad option exits 2 with lavd's
 # message, the status RestartPreventExitStatus names
-echo 'LAVD_OPTS="--stats 60 --no-such-option"' > "$D/etc/default/lavd"
-opts=$(sed -n 's/^LAVD_OPTS="\(.*\)"$/\1/p' "$D/etc/default/lavd")
+echo 'LAVD_OPTS="--stats 60 --no-such-option"' > "$D$E"
+opts=$(sed -n 's/^LAVD_OPTS="\(.*\)"$/\1/p' "$D$E")
 set -f
 "$D$P/sbin/lavd" $opts > "$T/out" 2> "$T/err"
 rc=$?
@@ -113,19 +121,27 @@ else
 	fail "ExecStart with a bad LAVD_OPTS: exit $rc, stderr: $(cat "$T/err")"
 fi
 
-# a second install keeps the changed default file
+# a second install keeps the changed default file, and removes the
+# frametrace of an earlier release's install (sbin, man8)
+mkdir -p "$D$P/share/man/man8"
+cp "$D$P/bin/frametrace" "$D$P/sbin/frametrace"
+: > "$D$P/share/man/man8/frametrace.8"
 mk DESTDIR="$D" install > "$T/install2.out" 2>&1 || fail "second make install"
-grep -q 'kept .*/etc/default/lavd' "$T/install2.out" && grep -q 'no-such-option' "$D/etc/default/lavd" &&
-	pass "a second install keeps a changed /etc/default/lavd" ||
+grep -q "kept .*$E" "$T/install2.out" && grep -q 'no-such-option' "$D$E" &&
+	pass "a second install keeps a changed $E" ||
 	fail "second install: $(cat "$T/install2.out")"
+[ ! -e "$D$P/sbin/frametrace" ] && [ ! -e "$D$P/share/man/man8/frametrace.8" ] &&
+	grep -q "rm -f $D$P/sbin/frametrace (an earlier install's" "$T/install2.out" &&
+	pass "install removes an earlier install's sbin/frametrace and man8/frametrace.8" ||
+	fail "install kept the old sbin/frametrace or man8/frametrace.8: $(cat "$T/install2.out")"
 
 # uninstall: what install put goes; mine.profile and the changed default stay
 mk DESTDIR="$D" uninstall > "$T/uninstall.out" 2>&1 || fail "make uninstall: $(cat "$T/uninstall.out")"
 left=$(cd "$D" && find . ! -type d | sed 's/^\.//' | sort | tr '\n' ' ')
-[ "$left" = "/etc/default/lavd $P/share/gamesched/profiles/mine.profile " ] &&
+[ "$left" = "$E $P/share/gamesched/profiles/mine.profile " ] &&
 	pass "uninstall: removed all it installed; kept: $left" || fail "uninstall left: $left"
 rm -f "$S/profiles/mine.profile"
-cp dist/lavd.default "$D/etc/default/lavd"
+cp dist/lavd.default "$D$E"
 mk DESTDIR="$D" uninstall > "$T/uninstall.out" 2>&1 || fail "second make uninstall"
 left=$(cd "$D" && find . ! -type d | tr '\n' ' ')
 [ -z "$left" ] && [ ! -d "$S" ] && pass "uninstall: an unchanged default/lavd and the empty data directory go too" ||
@@ -146,4 +162,79 @@ if [ $rc -ne 0 ] && grep -q 'make: \*\*\* .*install.* Error' "$T/err"; then
 else
 	fail "unwritable DESTDIR: exit $rc, stderr: $(cat "$T/err")"
 fi
+
+# As a user: PREFIX=$HOME/.local, as autotools' and meson's users do. Run
+# as nobody when the test runs as root, in a copy of the tree and the build
+# that user owns (a checkout under /root is not readable by nobody; the
+# new prefix rebuilds the object holding the data directory). tar keeps
+# the files' times, so nothing else is rebuilt.
+U_H=$T/home
+U_P=$U_H/.local
+mkdir -p "$U_P/bin" "$U_P/share/man/man1"
+echo 'echo other' > "$U_P/bin/other-tool"   # a file that is not ours
+U_S=$T/usrc
+mkdir "$U_S"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -z -c -o --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -C "$U_S" -xf -
+else
+	tar --exclude=./build --exclude=./.git -cf - . | tar -C "$U_S" -xf -
+fi
+cp -a "$B" "$T/ubuild"
+if [ "$(id -u)" -eq 0 ]; then
+	command -v setpriv >/dev/null 2>&1 || skip "no setpriv (util-linux) to run make install as a user"
+	chmod 755 "$T"
+	chown -R 65534:65534 "$U_H" "$U_S" "$T/ubuild"
+	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$U_H" "$@"; }
+else
+	as_user() { env HOME="$U_H" "$@"; }
+fi
+umk() { as_user make -s --no-print-directory -C "$U_S" BUILD="$T/ubuild" PREFIX="$U_P" "$@"; }
+umk install > "$T/uinstall.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+	pass "make install PREFIX=\$HOME/.local as uid $(as_user id -u): exit 0"
+else
+	fail "make install PREFIX=\$HOME/.local as uid $(as_user id -u): exit $rc: $(grep -v '^install -m\|^rm -f' "$T/uinstall.out" | tail -n 3 | tr '\n' ' ')"
+fi
+sed -e "s|^$P/|/|" -e "s|^$E\$|/etc/default/lavd|" "$T/want" > "$T/uwant"
+printf '%s\n' /bin/other-tool /share/gamesched/installed-dirs >> "$T/uwant"
+LC_ALL=C sort -o "$T/uwant" "$T/uwant"
+(cd "$U_P" && find . ! -type d | sed 's/^\.//' | LC_ALL=C sort) > "$T/ugot"
+if cmp -s "$T/uwant" "$T/ugot"; then
+	pass "user install: the $(($(wc -l < "$T/ugot") - 1)) files under \$HOME/.local, lavd's defaults in \$HOME/.local/etc/default/lavd"
+else
+	fail "user install: files under \$HOME/.local differ: $(diff "$T/uwant" "$T/ugot" | grep '^[<>]' | tr '\n' ' ')"
+fi
+grep -qx "EnvironmentFile=-$U_P/etc/default/lavd" "$U_P/lib/systemd/system/lavd.service" 2>/dev/null ||
+	fail "user install: the unit does not read $U_P/etc/default/lavd"
+# frametrace on the user's PATH, which has no sbin, and a command of its
+# that needs no root; its page in section 1
+out=$(cd "$T" && as_user env PATH="$U_P/bin:/usr/bin:/bin" sh -c \
+	'frametrace import -o "$HOME/p.ftr" "$1" >/dev/null && frametrace info "$HOME/p.ftr"' \
+	sh "$U_S/tests/fixtures/frametrace-perf-sched.txt" 2>&1) && echo "$out" | grep -q '^span: ' &&
+	pass "frametrace on a user's PATH (\$HOME/.local/bin): import and info as the user" ||
+	fail "frametrace as the user with PATH=\$HOME/.local/bin:/usr/bin:/bin: $out"
+rm -f "$U_H/p.ftr"
+if command -v man >/dev/null 2>&1; then
+	page=$(MANPATH=$U_P/share/man man -w frametrace 2>&1)
+	[ "$page" = "$U_P/share/man/man1/frametrace.1" ] && pass "man frametrace: section 1 ($page)" ||
+		fail "man -w frametrace: $page"
+fi
+# uninstall: every file and every directory install created goes, except
+# one that now holds a file of the user's; bin (there before, not empty)
+# and share/man/man1 (there before, empty) stay
+as_user sh -c 'echo "complete -F _x x" > "$1"' sh "$U_P/share/bash-completion/completions/mytool"
+umk uninstall > "$T/uuninstall.out" 2>&1 || fail "make uninstall PREFIX=\$HOME/.local: $(cat "$T/uuninstall.out")"
+left=$(cd "$U_H" && find . | LC_ALL=C sort | tr '\n' ' ')
+want="$(printf '%s ' . ./.local ./.local/bin ./.local/bin/other-tool ./.local/share \
+	./.local/share/bash-completion ./.local/share/bash-completion/completions \
+	./.local/share/bash-completion/completions/mytool ./.local/share/man ./.local/share/man/man1)"
+if [ "$left" = "$want" ]; then
+	pass "user uninstall: the directories install created are gone; kept $(grep -c '^kept ' "$T/uuninstall.out") that hold a file of the user's, and bin and man1 that were there before"
+else
+	fail "user uninstall left: $left (expected: $want); $(grep '^kept\|^rmdir' "$T/uuninstall.out" | tr '\n' ' ')"
+fi
+grep -q "^kept $U_P/share/bash-completion/completions (not empty)$" "$T/uuninstall.out" ||
+	fail "user uninstall did not say it kept $U_P/share/bash-completion/completions: $(cat "$T/uuninstall.out")"
 finish install

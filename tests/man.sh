@@ -54,5 +54,5 @@ check_page() {
 check_page "$B/man/framebench.1" framebench
 check_page "$B/man/gamesuite.1" gamesuite run
 check_page "$B/man/lavd.8" lavd
-check_page "$B/man/frametrace.8" frametrace record watch trigger import report export info profile compare
+check_page "$B/man/frametrace.1" frametrace record watch trigger import report export info profile compare
 finish man

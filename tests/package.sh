@@ -4,21 +4,24 @@
 # The Debian package (debian/, docs/install.md): built with
 # `dpkg-buildpackage -b -us -uc` from a copy of this tree (its tracked and
 # untracked, not ignored files: what a clone plus the work in progress
-# holds) under a temporary directory, never in the checkout; then
+# holds) under a temporary directory, never in the checkout, with an empty
+# HOME and no GAMESCHED_* variable: from what the source holds, without
+# the kernel that scripts/deps.sh downloads (no ~/.cache/gamesched); then
 #   - its contents (dpkg-deb -c): programs, man pages, unit, completions,
 #     profiles, suites, MangoHud.conf, /etc/default/lavd (a conffile);
+#     frametrace in /usr/bin with its page in man1;
 #   - libbpf linked statically (no libbpf in Depends or NEEDED);
 #   - the data directory compiled in is /usr/share/gamesched;
-#   - the unit is not enabled by the maintainer scripts;
+#   - the unit (ExecReload, Conflicts) is not enabled by the maintainer
+#     scripts;
 #   - lintian reports no error (warnings are printed).
-# Skipped (77) without the build dependencies or the cached kernel
-# (scripts/deps.sh installs and fetches both). About a minute on 2 CPUs;
+# Skipped (77) without the build dependencies (scripts/deps.sh installs
+# them). About a minute on 2 CPUs;
 # the unit tests are left to `make test` (nocheck).
 . tests/lib.sh
 for t in dpkg-buildpackage dpkg-checkbuilddeps dpkg-deb dh lintian; do
 	command -v $t >/dev/null 2>&1 || skip "no $t (scripts/deps.sh installs dpkg-dev, debhelper and lintian)"
 done
-kdir=$(vm/kernel.sh dir 2>&1) || skip "no cached sched_ext kernel for vmlinux.h: $kdir"
 v=$(sed -n 's/^#define GS_VERSION "\(.*\)"$/\1/p' lib/version.h)
 start=$(date +%s)
 
@@ -38,12 +41,13 @@ if ! (cd "$S" && dpkg-checkbuilddeps) > "$T/deps.out" 2>&1; then
 	skip "build dependencies missing: $(tail -n 1 "$T/deps.out")"
 fi
 
-# the build; the pinned kernel's cache as vm/kernel.sh finds it
-export GAMESCHED_CACHE="${GAMESCHED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gamesched}"
-# nothing of this test's environment steers the package's make: BUILD
-# (run.sh's build directory) would send its build and `make clean` there
-unset MAKEFLAGS MAKELEVEL MFLAGS BUILD
-if ! (cd "$S" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
+# the build, as a builder without the downloaded kernel: an empty HOME
+# (no ~/.cache/gamesched), no GAMESCHED_CACHE or GAMESCHED_KERNEL. Nothing
+# of this test's environment steers the package's make: BUILD (run.sh's
+# build directory) would send its build and `make clean` there
+unset MAKEFLAGS MAKELEVEL MFLAGS BUILD GAMESCHED_CACHE GAMESCHED_KERNEL XDG_CACHE_HOME
+mkdir "$T/home"
+if ! (cd "$S" && HOME=$T/home DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 	dpkg-buildpackage -b -us -uc) > "$T/build.log" 2>&1; then
 	tail -n 40 "$T/build.log"
 	echo "FAIL: dpkg-buildpackage -b -us -uc"
@@ -51,13 +55,17 @@ if ! (cd "$S" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 fi
 deb=$T/src/gamesched_${v}_amd64.deb
 [ -f "$deb" ] || { ls "$T/src"; echo "FAIL: no $deb"; exit 1; }
-pass "dpkg-buildpackage -b -us -uc: $(cd "$T/src" && ls ./*.deb | tr '\n' ' ')($(( $(date +%s) - start )) s)"
+pass "dpkg-buildpackage -b -us -uc with an empty HOME: $(cd "$T/src" && ls ./*.deb | tr '\n' ' ')($(( $(date +%s) - start )) s)"
+grep -q '^cp lib/vmlinux/vmlinux.h build/bpf/vmlinux.h$' "$T/build.log" && ! grep -q 'vm/kernel.sh' "$T/build.log" &&
+	pass "the BPF programs built against the committed lib/vmlinux/vmlinux.h" ||
+	fail "the build did not use lib/vmlinux/vmlinux.h: $(grep 'vmlinux' "$T/build.log" | head -n 3)"
+[ -z "$(ls -A "$T/home")" ] || fail "the build wrote into HOME: $(ls -A "$T/home")"
 
 # contents
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' > "$T/list"
-for f in /usr/bin/framebench /usr/bin/gamesuite /usr/sbin/frametrace /usr/sbin/lavd \
+for f in /usr/bin/framebench /usr/bin/gamesuite /usr/bin/frametrace /usr/sbin/lavd \
 	/usr/share/man/man1/framebench.1.gz /usr/share/man/man1/gamesuite.1.gz \
-	/usr/share/man/man8/frametrace.8.gz /usr/share/man/man8/lavd.8.gz \
+	/usr/share/man/man1/frametrace.1.gz /usr/share/man/man8/lavd.8.gz \
 	/lib/systemd/system/lavd.service /etc/default/lavd \
 	/usr/share/bash-completion/completions/framebench \
 	/usr/share/bash-completion/completions/gamesuite \
@@ -69,6 +77,7 @@ for f in /usr/bin/framebench /usr/bin/gamesuite /usr/sbin/frametrace /usr/sbin/l
 	$(for g in lavd/profiles/*.conf; do echo "/usr/share/gamesched/lavd-profiles/${g##*/}"; done); do
 	grep -qx -- "$f" "$T/list" || fail "package lacks $f"
 done
+grep -q '/sbin/frametrace$\|/man8/frametrace' "$T/list" && fail "package holds frametrace in sbin or man8: $(grep 'frametrace' "$T/list" | tr '\n' ' ')"
 grep -q '/churn$\|/scx_minimal$\|/tests/\|/build/' "$T/list" && fail "package holds build or test files: $(grep '/churn$\|/scx_minimal$\|/tests/\|/build/' "$T/list")"
 pass "contents: $(grep -c '[^/]$' "$T/list") files, programs, man pages, unit, completions, data"
 
@@ -77,14 +86,17 @@ dep=$(dpkg-deb -f "$deb" Depends)
 case $dep in *libbpf*) fail "Depends names libbpf: $dep" ;; *) pass "Depends: $dep" ;; esac
 dpkg-deb -x "$deb" "$T/x"
 if command -v readelf >/dev/null 2>&1; then
-	for p in usr/sbin/lavd usr/sbin/frametrace; do
+	for p in usr/sbin/lavd usr/bin/frametrace; do
 		readelf -d "$T/x/$p" | grep -q 'NEEDED.*libbpf' && fail "$p is linked to libbpf.so"
 	done
 fi
 grep -q '/usr/share/gamesched' "$T/x/usr/bin/gamesuite" ||
 	fail "gamesuite does not hold the data directory /usr/share/gamesched"
 "$T/x/usr/bin/framebench" --version | grep -q "^framebench $v " || fail "packaged framebench --version"
-grep -q "^ExecStart=/usr/sbin/lavd " "$T/x/lib/systemd/system/lavd.service" || fail "unit's ExecStart"
+for l in 'ExecStart=/usr/sbin/lavd $LAVD_OPTS' 'EnvironmentFile=-/etc/default/lavd' \
+	'ExecReload=/bin/kill -HUP $MAINPID' 'Conflicts=scx.service scx_loader.service'; do
+	grep -qxF -- "$l" "$T/x/lib/systemd/system/lavd.service" || fail "the packaged unit lacks $l"
+done
 
 # maintainer scripts: /etc/default/lavd a conffile, the unit not enabled
 dpkg-deb -e "$deb" "$T/ctl"

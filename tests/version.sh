@@ -22,7 +22,7 @@ done
 mv=$(unset MAKEFLAGS MAKELEVEL MFLAGS; make -s --no-print-directory BUILD="$B" version 2>&1)
 [ "$mv" = "$v" ] && pass "make version: $mv" || fail "make version says '$mv'"
 
-for page in "$B"/man/framebench.1 "$B"/man/gamesuite.1 "$B"/man/frametrace.8 "$B"/man/lavd.8; do
+for page in "$B"/man/framebench.1 "$B"/man/gamesuite.1 "$B"/man/frametrace.1 "$B"/man/lavd.8; do
 	[ -f "$page" ] || { fail "$page missing (make extras)"; continue; }
 	grep -q "^\.TH .* \"gamesched $v\"" "$page" &&
 		pass "$page: gamesched $v" || fail "$page: .TH lacks \"gamesched $v\": $(grep '^\.TH' "$page")"

@@ -41,6 +41,8 @@ $(BUILD)/scx_minimal: $(BUILD)/vm/scx_minimal.o $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
 # its command line on the host; loading it is the VM test's yardstick phase
 INTEGRATION_TESTS += tests/scx_minimal_cli.sh
+# the harness's host side: mode resolution, vm-fidelity's refusals and table
+INTEGRATION_TESTS += tests/vm_fidelity.sh
 
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s

@@ -45,6 +45,8 @@ if [ "$dilate" != 1 ] && [ "$slicescale" = 1 ] && [ -w "$slicef" ]; then
 	s0=$(cat "$slicef")
 	awk -v s="$s0" -v k="$dilate" 'BEGIN { printf "%d\n", s * k }' > "$slicef"
 	gs_out "DATA base_slice_ns $s0 -> $(cat "$slicef") (x$dilate)"
+elif [ "$dilate" != 1 ] && [ "$slicescale" = 1 ]; then
+	gs_out "RUN-NOTE the base slice stays: no writable $slicef ($(ls /sys/kernel/debug/sched 2>&1 | tr '\n' ' '))"
 fi
 [ "$calib" = auto ] && calib=$(fb_rate)
 gs_out "DATA calibration $calib"
