@@ -2,7 +2,7 @@
 /*
  * lavd's options. One table holds each option's name, value, range,
  * field and help lines: getopt_long's option list and the --help text are
- * both made from it, so they cannot disagree.
+ * both made from it (lib/opttab.c), so they cannot disagree.
  */
 #include "options.h"
 
@@ -14,19 +14,11 @@
 #include <unistd.h>
 
 #include "intf.h"
+#include "opttab.h"
 #include "policy.h"
 #include "util.h"
 
-/* How an option's value reaches struct lavd_opts. */
-enum opt_type {
-	OPT_SET,	/* no value: sets a bool */
-	OPT_U64,	/* an integer in [min, max] */
-	OPT_NUMBER,	/* a decimal number in [min, max], into a double */
-	OPT_STRING,	/* kept as given (a path) */
-	OPT_SPECIAL,	/* parse_special() handles it, by id */
-};
-
-/* The OPT_SPECIAL options. */
+/* The GS_OPT_SPECIAL options. */
 enum opt_id {
 	ID_NONE,
 	ID_VERSION,
@@ -43,22 +35,8 @@ enum opt_id {
 	ID_MATCH_PATH,
 };
 
-struct opt_spec {
-	const char *name;	/* long name, without "--" */
-	char short_name;	/* also -x, or 0 */
-	const char *value;	/* the value's name in --help; NULL: takes none */
-	enum opt_type type;
-	size_t field;		/* offsetof(struct lavd_opts, ...) */
-	double min, max;	/* accepted range (OPT_U64: exact integers) */
-	enum opt_id id;		/* OPT_SPECIAL */
-	bool loads;		/* configures a load: --monitor refuses it */
-	bool show_default;	/* --help appends the field's default (OPT_U64) */
-	const char *section;	/* heading printed above it in --help, or NULL */
-	const char *help;	/* --help lines, '\n' between them */
-};
-
 #define FIELD(f) offsetof(struct lavd_opts, f)
-#define SPECIAL(i) .type = OPT_SPECIAL, .id = (i)
+#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
 #define RANGE(lo, hi) .min = (lo), .max = (hi)
 
 static const struct lavd_opts defaults = {
@@ -74,49 +52,49 @@ static const struct lavd_opts defaults = {
 };
 
 /* In --help order; the comment says where each value goes or why it exists. */
-static const struct opt_spec specs[] = {
+static const struct gs_opt specs[] = {
 	/* bounds of the system slice the timer adapts (rodata slice_min_ns) */
-	{ "slice-min-us", 0, "N", OPT_U64, FIELD(slice_min_us), RANGE(50, 1000000),
+	{ "slice-min-us", 0, "N", GS_OPT_U64, FIELD(slice_min_us), RANGE(50, 1000000),
 	  .loads = true, .show_default = true,
 	  .help = "shortest time slice, microseconds" },
 	/* ... and slice_max_ns */
-	{ "slice-max-us", 0, "N", OPT_U64, FIELD(slice_max_us), RANGE(50, 1000000),
+	{ "slice-max-us", 0, "N", GS_OPT_U64, FIELD(slice_max_us), RANGE(50, 1000000),
 	  .loads = true, .show_default = true,
 	  .help = "longest time slice, microseconds" },
 	/* how critical a wakee must be to look for a victim (preempt.bpf.h) */
-	{ "preempt-shift", 0, "N", OPT_U64, FIELD(preempt_shift), RANGE(0, 10),
+	{ "preempt-shift", 0, "N", GS_OPT_U64, FIELD(preempt_shift), RANGE(0, 10),
 	  .loads = true,
 	  .help = "preemption threshold: the top 1/2^N of the range\n"
 		  "between average and maximum lat_cri (0-10, default 6)" },
 	/* ablation: no wake-up preemption at all */
-	{ "no-preemption", 0, NULL, OPT_SET, FIELD(no_preemption), .loads = true,
+	{ "no-preemption", 0, NULL, GS_OPT_SET, FIELD(no_preemption), .loads = true,
 	  .help = "never evict a running task for a waking one" },
 	/* how long a greedy task runs before queued work gets the CPU */
-	{ "greedy-slice-us", 0, "N", OPT_U64, FIELD(greedy_slice_us), RANGE(0, 1000000),
+	{ "greedy-slice-us", 0, "N", GS_OPT_U64, FIELD(greedy_slice_us), RANGE(0, 1000000),
 	  .loads = true, .show_default = true,
 	  .help = "a greedy task's slice is at most N us (0: no cap)" },
 	/* ablation: each link of a wake chain keeps its own deadline */
-	{ "no-chain-deadline", 0, NULL, OPT_SET, FIELD(no_chain_deadline), .loads = true,
+	{ "no-chain-deadline", 0, NULL, GS_OPT_SET, FIELD(no_chain_deadline), .loads = true,
 	  .help = "a woken task does not keep its waker's earlier deadline" },
 	/* under the threshold, a wakee may still evict a greedy task */
-	{ "greedy-preempt", 0, NULL, OPT_SET, FIELD(greedy_preempt), .loads = true,
+	{ "greedy-preempt", 0, NULL, GS_OPT_SET, FIELD(greedy_preempt), .loads = true,
 	  .help = "any non-greedy wakee may evict a greedy running task" },
 	/* ablation: no futex programs are loaded (lock.bpf.h) */
-	{ "no-futex-boost", 0, NULL, OPT_SET, FIELD(no_futex_boost), .loads = true,
+	{ "no-futex-boost", 0, NULL, GS_OPT_SET, FIELD(no_futex_boost), .loads = true,
 	  .help = "do not track futex lock holders" },
 	/* ablation: every task gets the system slice (slice.bpf.h) */
-	{ "no-slice-boost", 0, NULL, OPT_SET, FIELD(no_slice_boost), .loads = true,
+	{ "no-slice-boost", 0, NULL, GS_OPT_SET, FIELD(no_slice_boost), .loads = true,
 	  .help = "no longer slices for long runners" },
 	/* pinned tasks cannot go elsewhere: the cap bounds their wait */
-	{ "pinned-slice-us", 0, "N", OPT_U64, FIELD(pinned_slice_us), RANGE(0, 1000000),
+	{ "pinned-slice-us", 0, "N", GS_OPT_U64, FIELD(pinned_slice_us), RANGE(0, 1000000),
 	  .loads = true,
 	  .help = "while tasks pinned to a CPU wait for it, nothing\n"
 		  "there runs longer than N us (0: no cap; default 5000)" },
 	/* ablation of the sync-wakeup placement (idle.bpf.h) */
-	{ "no-wake-sync", 0, NULL, OPT_SET, FIELD(no_wake_sync), .loads = true,
+	{ "no-wake-sync", 0, NULL, GS_OPT_SET, FIELD(no_wake_sync), .loads = true,
 	  .help = "do not place a sync wakee on its waker's CPU" },
 	/* SCX_OPS_SWITCH_PARTIAL */
-	{ "partial", 0, NULL, OPT_SET, FIELD(partial), .loads = true,
+	{ "partial", 0, NULL, GS_OPT_SET, FIELD(partial), .loads = true,
 	  .help = "schedule only tasks that chose SCHED_EXT" },
 	/* the five power mode options exclude each other (parse_power_mode) */
 	{ "autopilot", 0, NULL, SPECIAL(ID_AUTOPILOT), .loads = true,
@@ -137,28 +115,28 @@ static const struct opt_spec specs[] = {
 		  "(/sys/firmware/acpi/platform_profile, else the CPUs'\n"
 		  "energy_performance_preference), checked every second" },
 	/* rodata no_core_compaction: the active set is every CPU */
-	{ "no-core-compaction", 0, NULL, OPT_SET, FIELD(no_core_compaction), .loads = true,
+	{ "no-core-compaction", 0, NULL, GS_OPT_SET, FIELD(no_core_compaction), .loads = true,
 	  .help = "keep every CPU active in every mode" },
 	/* rodata no_freq_scaling: the kernel's default frequency stays */
-	{ "no-freq-scaling", 0, NULL, OPT_SET, FIELD(no_freq_scaling), .loads = true,
+	{ "no-freq-scaling", 0, NULL, GS_OPT_SET, FIELD(no_freq_scaling), .loads = true,
 	  .help = "do not set cpufreq targets (scx_bpf_cpuperf_set)" },
 	/* cpdom.c; a bad file exits 2 before anything loads */
-	{ "topology", 0, "FILE", OPT_STRING, FIELD(topology), .loads = true,
+	{ "topology", 0, "FILE", GS_OPT_STRING, FIELD(topology), .loads = true,
 	  .help = "override the CPU topology: lines 'cpus LIST [node N]\n"
 		  "[llc N] [capacity 1..1024] [type big|little] [smt N]'" },
 	/* printing only: allowed with --monitor */
-	{ "stats", 0, "SEC", OPT_NUMBER, FIELD(stats_s), RANGE(0.1, 86400),
+	{ "stats", 0, "SEC", GS_OPT_NUMBER, FIELD(stats_s), RANGE(0.1, 86400),
 	  .help = "print a statistics line every SEC seconds" },
 	/* reads the running instance's maps by name (monitor.c) */
-	{ "monitor", 0, "SEC", OPT_NUMBER, FIELD(monitor_s), RANGE(0.1, 86400),
+	{ "monitor", 0, "SEC", GS_OPT_NUMBER, FIELD(monitor_s), RANGE(0.1, 86400),
 	  .help = "do not load: watch a running lavd's statistics" },
 	/* the rate goes to the lavd_ctl map, of this or the running instance */
-	{ "monitor-sched-samples", 0, "N", OPT_U64, FIELD(samples), RANGE(0, LAVD_SAMPLES_MAX),
+	{ "monitor-sched-samples", 0, "N", GS_OPT_U64, FIELD(samples), RANGE(0, LAVD_SAMPLES_MAX),
 	  .help = "print about N sampled scheduling decisions a\n"
 		  "second (of this instance, or with --monitor of the\n"
 		  "running one)" },
 	/* libbpf's messages (bpflog.c) and rodata verbose */
-	{ "verbose", 'v', NULL, OPT_SET, FIELD(verbose),
+	{ "verbose", 'v', NULL, GS_OPT_SET, FIELD(verbose),
 	  .help = "libbpf messages, and the kernel's dump on errors" },
 	/* exits 0 */
 	{ "version", 0, NULL, SPECIAL(ID_VERSION),
@@ -176,30 +154,30 @@ static const struct opt_spec specs[] = {
 	{ "game-profile", 0, "FILE", SPECIAL(ID_GAME_FILE), .loads = true,
 	  .help = "load one profile file (repeatable)" },
 	/* procscan.c: the fallback's period and the exit sweep's */
-	{ "match-scan-ms", 0, "MS", OPT_U64, FIELD(match_scan_ms), RANGE(50, 60000),
+	{ "match-scan-ms", 0, "MS", GS_OPT_U64, FIELD(match_scan_ms), RANGE(50, 60000),
 	  .loads = true, .show_default = true,
 	  .help = "how often /proc is scanned for processes when\n"
 		  "no exec and rename events are available, and\n"
 		  "exited processes are forgotten" },
 	/* ops.timeout_ms; 0 leaves the kernel's */
-	{ "watchdog-ms", 0, "MS", OPT_U64, FIELD(watchdog_ms), RANGE(100, 600000),
+	{ "watchdog-ms", 0, "MS", GS_OPT_U64, FIELD(watchdog_ms), RANGE(100, 600000),
 	  .loads = true, .section = "debugging",
 	  .help = "sched_ext watchdog timeout (default: kernel's, 30 s)" },
 	/* the watchdog ejection test of vm-test */
-	{ "debug-stall-after", 0, "SEC", OPT_NUMBER, FIELD(stall_after_s), RANGE(0, 86400),
+	{ "debug-stall-after", 0, "SEC", GS_OPT_NUMBER, FIELD(stall_after_s), RANGE(0, 86400),
 	  .loads = true,
 	  .help = "stop dispatching SEC seconds after attaching,\n"
 		  "to test the watchdog ejection (fault injection)" },
 	/* the load/unload leak checks of vm-test */
-	{ "debug-bpf-objects", 0, NULL, OPT_SET, FIELD(count_bpf),
+	{ "debug-bpf-objects", 0, NULL, GS_OPT_SET, FIELD(count_bpf),
 	  .help = "print how many BPF programs, maps and links the\n"
 		  "kernel holds, and exit (leak checks)" },
 	/* the error path test: rodata debug_verifier_reject */
-	{ "debug-verifier-reject", 0, NULL, OPT_SET, FIELD(verifier_reject), .loads = true,
+	{ "debug-verifier-reject", 0, NULL, GS_OPT_SET, FIELD(verifier_reject), .loads = true,
 	  .help = "load a variant the verifier must refuse (tests\n"
 		  "the error path: exit 1 with the verifier log's tail)" },
 	/* fake sysfs trees in tests */
-	{ "sysfs-root", 0, "DIR", OPT_STRING, FIELD(sysfs), .loads = true,
+	{ "sysfs-root", 0, "DIR", GS_OPT_STRING, FIELD(sysfs), .loads = true,
 	  .help = "read the CPU topology under DIR instead of /sys" },
 	/* rodata preempt_kick: measurements of either eviction mechanism */
 	{ "debug-preempt-kick", 0, "auto|never|always", SPECIAL(ID_PREEMPT_KICK),
@@ -217,15 +195,12 @@ static const struct opt_spec specs[] = {
 	  .help = "notice new processes by exec and rename\n"
 		  "tracepoints (events) or by scanning /proc (scan)" },
 	/* --autopower tests without a platform profile */
-	{ "power-profile-file", 0, "FILE", OPT_STRING, FIELD(profile_file), .loads = true,
+	{ "power-profile-file", 0, "FILE", GS_OPT_STRING, FIELD(profile_file), .loads = true,
 	  .help = "--autopower reads FILE as the platform\n"
 		  "profile (tests)" },
 };
 
 #define NR_SPECS ARRAY_SIZE(specs)
-#define LONG_ONLY 256	/* getopt_long returns LONG_ONLY + i for specs[i] */
-#define HELP_COLUMN 21	/* where the help text starts */
-
 static const char usage_head[] =
 "usage: lavd [options]\n"
 "Load the LAVD scheduler (latency-criticality aware virtual deadline) into\n"
@@ -239,41 +214,9 @@ static const char usage_tail[] =
 "root, another scheduler loaded, verifier rejection, ejected by the\n"
 "kernel); 2 bad usage\n";
 
-/* "  -v, --verbose" or "  --stats SEC", padded to where the help starts. */
-static void print_option_name(FILE *f, const struct opt_spec *s)
-{
-	int n = fprintf(f, "  ");
-
-	if (s->short_name)
-		n += fprintf(f, "-%c, ", s->short_name);
-	n += fprintf(f, "--%s", s->name);
-	if (s->value)
-		n += fprintf(f, " %s", s->value);
-	/* names too long for the column get two spaces */
-	fprintf(f, "%*s", n <= HELP_COLUMN - 2 ? HELP_COLUMN - n : 2, "");
-}
-
-static void usage(FILE *f)
-{
-	fputs(usage_head, f);
-	for (size_t i = 0; i < NR_SPECS; i++) {
-		const struct opt_spec *s = &specs[i];
-
-		if (s->section)
-			fprintf(f, "%s:\n", s->section);
-		print_option_name(f, s);
-		for (const char *p = s->help; *p; p++) {
-			fputc(*p, f);
-			if (*p == '\n')
-				fprintf(f, "%*s", HELP_COLUMN, "");
-		}
-		if (s->show_default)
-			fprintf(f, " (default %llu)", (unsigned long long)
-				*(const uint64_t *)((const char *)&defaults + s->field));
-		fputc('\n', f);
-	}
-	fputs(usage_tail, f);
-}
+static const struct gs_opt_table table = {
+	specs, NR_SPECS, usage_head, usage_tail, &defaults, 21,
+};
 
 /* --performance, --balanced, --powersave, --autopilot, --autopower. */
 static void parse_power_mode(struct lavd_opts *o, enum opt_id id,
@@ -291,7 +234,7 @@ static void parse_power_mode(struct lavd_opts *o, enum opt_id id,
 }
 
 /* given: the option as written (it may be abbreviated). */
-static void parse_special(struct lavd_opts *o, const struct opt_spec *s,
+static void parse_special(struct lavd_opts *o, const struct gs_opt *s,
 			  const char *arg, const char *given)
 {
 	switch (s->id) {
@@ -299,7 +242,7 @@ static void parse_special(struct lavd_opts *o, const struct opt_spec *s,
 		printf("lavd %s (gamesched)\n", LAVD_VERSION);
 		exit(EXIT_OK);
 	case ID_HELP:
-		usage(stdout);
+		gs_opt_usage(&table, stdout);
 		exit(EXIT_OK);
 	case ID_PREEMPT_KICK:
 		if (!strcmp(arg, "auto"))
@@ -339,61 +282,6 @@ static void parse_special(struct lavd_opts *o, const struct opt_spec *s,
 	}
 }
 
-static void parse_option(struct lavd_opts *o, const struct opt_spec *s,
-			 const char *arg, const char *given)
-{
-	void *field = (char *)o + s->field;
-	char name[64];
-
-	snprintf(name, sizeof(name), "--%s", s->name);
-	switch (s->type) {
-	case OPT_SET:
-		*(bool *)field = true;
-		break;
-	case OPT_U64:
-		*(uint64_t *)field = gs_opt_u64(name, arg, (uint64_t)s->min,
-						(uint64_t)s->max);
-		break;
-	case OPT_NUMBER:
-		*(double *)field = gs_opt_double(name, arg, s->min, s->max);
-		break;
-	case OPT_STRING:
-		*(const char **)field = arg;
-		break;
-	case OPT_SPECIAL:
-		parse_special(o, s, arg, given);
-		break;
-	}
-}
-
-/* getopt_long's view of the table; short options for those that have one. */
-static void getopt_tables(struct option *longopts, char *shortopts)
-{
-	char *sp = shortopts;
-
-	*sp++ = ':';	/* a missing value returns ':', not '?' */
-	for (size_t i = 0; i < NR_SPECS; i++) {
-		longopts[i] = (struct option){
-			specs[i].name, specs[i].value ? required_argument : no_argument,
-			NULL, LONG_ONLY + (int)i,
-		};
-		if (specs[i].short_name)
-			*sp++ = specs[i].short_name;
-	}
-	longopts[NR_SPECS] = (struct option){ 0 };
-	*sp = '\0';
-}
-
-static const struct opt_spec *spec_of(int c)
-{
-	if (c >= LONG_ONLY && c < LONG_ONLY + (int)NR_SPECS)
-		return &specs[c - LONG_ONLY];
-	for (size_t i = 0; i < NR_SPECS; i++)
-		if (specs[i].short_name && specs[i].short_name == c)
-			return &specs[i];
-	return NULL;
-}
-
 void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 {
 	struct option longopts[NR_SPECS + 1];
@@ -402,16 +290,17 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	int c, li;
 
 	*o = defaults;
-	getopt_tables(longopts, shortopts);
+	gs_opt_getopt(&table, longopts, shortopts);
 	opterr = 0;
 	while ((li = -1, c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
-		const struct opt_spec *s = spec_of(c);
+		const struct gs_opt *s = gs_opt_of(&table, c);
 
 		if (c == ':' || !s)
 			gs_die_bad_option(c, argv);
 		if (li >= 0 && !sched_opt && s->loads)
 			sched_opt = s->name;
-		parse_option(o, s, optarg, argv[optind - 1]);
+		if (!gs_opt_store(s, o, optarg))
+			parse_special(o, s, optarg, argv[optind - 1]);
 	}
 	if (optind < argc)
 		gs_die_extra_argument(argv[optind]);
@@ -430,10 +319,7 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 
 bool lavd_opts_is_option(const char *name)
 {
-	for (size_t i = 0; i < NR_SPECS; i++)
-		if (!strcmp(specs[i].name, name))
-			return true;
-	return false;
+	return gs_opt_is(&table, name);
 }
 
 void lavd_opts_default_knobs(const struct lavd_opts *o, struct lavd_knobs *k)
