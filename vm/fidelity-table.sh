@@ -30,7 +30,7 @@ done
 [ -d "$out" ] && [ -x "$jsonget" ] || { echo "vm/fidelity-table.sh: --out DIR and --jsonget PATH are needed" >&2; exit 2; }
 
 rows=$(mktemp)
-trap '[ -n "${FIDELITY_KEEP_ROWS:-}" ] && cp "$rows" "$FIDELITY_KEEP_ROWS"; rm -f "$rows"' EXIT
+trap 'rm -f "$rows"' EXIT
 # row: SIDE ROUND PROFILE VARIANT LOAD avg low1 p99 cpu_per_frame_ms work
 # load: mean of the host's other load over the run's samples (NA: none)
 add_run() {

@@ -31,6 +31,8 @@ vm_resolve_tcg() {
 	case $req in single) echo single; return 0 ;; multi|auto) ;; *)
 		echo "vm: --tcg must be single, multi or auto, got '$req'" >&2; return 2 ;;
 	esac
+	# qemu refuses -icount with multi-threaded TCG
+	[ -n "${VM_ICOUNT:-}" ] && { echo single; return 0; }
 	ver=$(vm_qemu_version)
 	major=${ver%%.*}
 	hostcpus=$(getconf _NPROCESSORS_ONLN)

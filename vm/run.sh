@@ -95,7 +95,6 @@ if ! "$here/kernel.sh" dir >/dev/null 2>&1; then
 fi
 . "$here/mode.sh"
 tcg=$(vm_resolve_tcg "$tcg" "$smp") || exit 2
-[ -n "${VM_ICOUNT:-}" ] && tcg=single
 qmajor=$(vm_qemu_version); qmajor=${qmajor%%.*}
 kdir=$("$here/kernel.sh" dir)
 kver=$(cat "$kdir/release" 2>/dev/null || basename "$kdir")
