@@ -150,7 +150,8 @@ static bool lib_is(const char *path, const char *stem)
 }
 
 size_t ft_present_auto_targets(const char *const *paths, size_t n,
-			       struct ft_present_target *out, size_t max)
+			       const bool *glvnd, struct ft_present_target *out,
+			       size_t max)
 {
 	bool have_glx = false;
 	size_t k = 0;
@@ -162,7 +163,8 @@ size_t ft_present_auto_targets(const char *const *paths, size_t n,
 		const char *f = NULL;
 
 		if (lib_is(paths[i], "libGLX") ||
-		    (!have_glx && lib_is(paths[i], "libGL")))
+		    (!have_glx && lib_is(paths[i], "libGL") &&
+		     !(glvnd && glvnd[i])))
 			f = "glXSwapBuffers";
 		else if (lib_is(paths[i], "libEGL"))
 			f = "eglSwapBuffers";

@@ -42,7 +42,9 @@ long ft_frames_from_presents(struct ft_trace *t);
  * `--present auto`: from the file paths a process has mapped, the
  * (library, function) pairs to probe. glXSwapBuffers in libGLX (glvnd;
  * libGL's glXSwapBuffers only jumps there, so probing both would count
- * each frame twice), in libGL only when no libGLX is mapped; eglSwapBuffers
+ * each frame twice), in libGL only when no libGLX is mapped and the libGL
+ * is not glvnd's (glvnd[i]: it needs libGLX.so.0, which the loader may
+ * not have mapped yet when the maps are read); eglSwapBuffers
  * in libEGL; vkQueuePresentKHR in libvulkan (the loader: an application
  * that calls the driver's function from vkGetDeviceProcAddr bypasses it).
  * out[i] indexes paths; returns the number of pairs (at most max).
@@ -52,7 +54,8 @@ struct ft_present_target {
 	const char *func;	/* one of ft_present_funcs */
 };
 size_t ft_present_auto_targets(const char *const *paths, size_t n,
-			       struct ft_present_target *out, size_t max);
+			       const bool *glvnd, struct ft_present_target *out,
+			       size_t max);
 
 /* The library names `--present auto` looks for in the dynamic loader's
  * directories before a command has loaded anything, in the order of

@@ -4,6 +4,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +210,46 @@ static bool lib_matches(const char *lib, const char *path)
 	return !strncmp(b, lib, n) && (b[n] == '\0' || b[n] == '.');
 }
 
+/* Does the ELF file at path name soname among its DT_NEEDED? (glvnd's
+ * libGL.so.1 needs libGLX.so.0 and only jumps there.) */
+static bool elf_needs(const char *path, const char *soname)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *e = NULL;
+	Elf_Scn *scn = NULL;
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	if (elf_version(EV_CURRENT) != EV_NONE)
+		e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && !found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Dyn dyn;
+			const char *name;
+
+			if (!gelf_getdyn(d, (int)i, &dyn) ||
+			    dyn.d_tag != DT_NEEDED)
+				continue;
+			name = elf_strptr(e, sh.sh_link, dyn.d_un.d_val);
+			if (name && !strcmp(name, soname)) {
+				found = true;
+				break;
+			}
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return found;
+}
+
 /* What to probe in the files of one process (paths as mapped). */
 static size_t attach_files(struct ft_presents *p, pid_t pid,
 			   const char *const *paths, size_t n)
@@ -216,7 +258,22 @@ static size_t attach_files(struct ft_presents *p, pid_t pid,
 
 	if (p->autodetect) {
 		struct ft_present_target tg[16];
-		size_t k = ft_present_auto_targets(paths, n, tg, 16);
+		bool *glvnd = calloc(n ? n : 1, sizeof(*glvnd));
+		size_t k;
+
+		/* the file as the process sees it, else as we do */
+		for (size_t i = 0; glvnd && i < n; i++) {
+			char real[600];
+
+			if (strncmp(base(paths[i]), "libGL.so", 8))
+				continue;
+			snprintf(real, sizeof(real), "/proc/%d/root%s", (int)pid,
+				 paths[i]);
+			glvnd[i] = elf_needs(real, "libGLX.so.0") ||
+				   elf_needs(paths[i], "libGLX.so.0");
+		}
+		k = ft_present_auto_targets(paths, n, glvnd, tg, 16);
+		free(glvnd);
 
 		for (size_t i = 0; i < k; i++)
 			added += attach_one(p, pid, paths[tg[i].path], tg[i].func);

@@ -675,6 +675,7 @@ static void present_names_and_libraries(void **state)
 		"/usr/lib/libEGL.so.1.1.0",
 		"/usr/lib/libEGL_mesa.so.0",
 	};
+	const bool glvnd[] = { true };
 	struct ft_present_target tg[8];
 	struct ft_maps_line m;
 	char line[] = "7f0372713000-7f037271c000 r-xp 00006000 fd:01 123456   "
@@ -696,7 +697,7 @@ static void present_names_and_libraries(void **state)
 	assert_string_equal(n, "dxvk_present");
 
 	/* libGLX's glXSwapBuffers, not libGL's (it jumps into libGLX) */
-	k = ft_present_auto_targets(maps, 6, tg, 8);
+	k = ft_present_auto_targets(maps, 6, NULL, tg, 8);
 	assert_int_equal(k, 3);
 	assert_int_equal(tg[0].path, 1);
 	assert_string_equal(tg[0].func, "glXSwapBuffers");
@@ -705,9 +706,12 @@ static void present_names_and_libraries(void **state)
 	assert_int_equal(tg[2].path, 4);
 	assert_string_equal(tg[2].func, "eglSwapBuffers");
 	/* without libGLX, libGL's is the one */
-	k = ft_present_auto_targets(maps, 1, tg, 8);
+	k = ft_present_auto_targets(maps, 1, NULL, tg, 8);
 	assert_int_equal(k, 1);
 	assert_string_equal(tg[0].func, "glXSwapBuffers");
+	/* ... unless it is glvnd's and its libGLX is not mapped yet */
+	k = ft_present_auto_targets(maps, 1, glvnd, tg, 8);
+	assert_int_equal(k, 0);
 
 	assert_true(ft_maps_parse_line(line, &m));
 	assert_true(m.exec);
