@@ -408,7 +408,7 @@ static FILE *open_shipped_suite(const char *name, char *path, size_t len)
 		snprintf(rel, sizeof(rel), fmt[i], "suites/", name);
 		snprintf(src, sizeof(src), fmt[i], "gamesuite/suites/", name);
 		if (!gs_data_find(rel, src, path, len))
-			return fopen(path, "r");
+			return gs_fopen_regular(path, NULL, 0);
 	}
 	return NULL;
 }
@@ -416,7 +416,8 @@ static FILE *open_shipped_suite(const char *name, char *path, size_t len)
 int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 		   size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = gs_fopen_regular(path, why, sizeof(why));
 	char shipped[sizeof(s->path)];
 	int rc;
 
@@ -429,7 +430,7 @@ int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 	}
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot open: %s%s", path,
-			 strerror(errno), strchr(path, '/') ? "" :
+			 why, errno != ENOENT || strchr(path, '/') ? "" :
 			 " (and no shipped suite of that name)");
 		memset(s, 0, sizeof(*s));
 		return -1;

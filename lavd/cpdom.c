@@ -282,14 +282,15 @@ int lavd_topo_override(const char *path, struct lavd_topo *t, char *err,
 		       size_t errlen)
 {
 	const size_t max = 256 * 1024;
+	char e[1000];
 	char *buf;
 	size_t n;
 	int rc;
 
 	/* one byte past the limit tells a file of exactly max bytes from a
 	 * longer one */
-	if (gs_read_file(path, max + 1, &buf, &n, NULL, 0)) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (gs_read_file(path, max + 1, &buf, &n, e, sizeof(e))) {
+		snprintf(err, errlen, "cannot open %s", e);
 		return -1;
 	}
 	rc = -1;

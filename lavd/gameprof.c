@@ -386,6 +386,7 @@ static int load_file(struct lavd_gp_set *set, const char *path,
 		     lavd_gp_is_global_fn *is_global, char *err, size_t errlen)
 {
 	const size_t max = 64 * 1024;
+	char e[1000];
 	struct lavd_gprof *p;
 	size_t n;
 	char *buf;
@@ -398,8 +399,8 @@ static int load_file(struct lavd_gp_set *set, const char *path,
 			 path, LAVD_GP_MAX);
 		return -1;
 	}
-	if (gs_read_file(path, max + 1, &buf, &n, NULL, 0)) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (gs_read_file(path, max + 1, &buf, &n, e, sizeof(e))) {
+		snprintf(err, errlen, "cannot open %s", e);
 		return -1;
 	}
 	p = &set->p[set->n];

@@ -341,12 +341,13 @@ out:
 int gs_mh_read_path(const char *path, struct gs_mh_log *log, char *err,
 		    size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = gs_fopen_regular(path, why, sizeof(why));
 	int rc;
 
 	if (!f) {
 		memset(log, 0, sizeof(*log));
-		return errf(err, errlen, path, 0, "%s", strerror(errno));
+		return errf(err, errlen, path, 0, "%s", why);
 	}
 	rc = gs_mh_read(f, path, log, err, errlen);
 	fclose(f);

@@ -86,7 +86,18 @@ int gs_read_text(const char *path, char *buf, size_t len);
 void gs_remove_tree(const char *dir);
 
 /*
- * Reads a whole file (regular, procfs, a pipe) into *buf, malloc'ed and
+ * Opens an input file for reading, refusing anything but a regular file:
+ * a FIFO would block open() until a writer came, a device reads forever.
+ * Returns the fd (blocking reads), or -1 with errno set and the reason in
+ * why ("not a regular file (a FIFO)", or strerror's). why may be NULL.
+ */
+int gs_open_regular(const char *path, char *why, size_t whylen);
+/* The same as a stdio stream ("r"). */
+FILE *gs_fopen_regular(const char *path, char *why, size_t whylen);
+
+/*
+ * Reads a whole regular file (procfs and sysfs files are regular too; see
+ * gs_open_regular) into *buf, malloc'ed and
  * NUL-terminated, *len bytes without the NUL. With max > 0 at most max
  * bytes are read: *len == max means the file may go on. Returns 0, or -1
  * with errno set and "path: why" in err (err may be NULL).

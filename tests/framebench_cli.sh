@@ -91,7 +91,7 @@ printf 'name bad\nfps 60\nstage game\n  fanout 0 100us\n' >"$T/bad.profile"
 expect_usage "framebench: $T/bad.profile:4: expected a job count in [1, 64] after 'fanout', got '0'" --profile "$T/bad.profile"
 printf 'stage game\n  work 100us\n  call wineserver\n' >"$T/bad2.profile"
 expect_usage "$T/bad2.profile:3: expected a declared service (none declared yet), got 'wineserver'" --profile "$T/bad2.profile"
-expect_usage "$T/missing.profile: cannot open profile" --profile "$T/missing.profile"
+expect_usage "cannot open profile $T/missing.profile: No such file" --profile "$T/missing.profile"
 
 # --rt without the right to use SCHED_FIFO: a clear message, status 2
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
