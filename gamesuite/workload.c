@@ -476,6 +476,11 @@ static int read_frames_csv(const char *path, struct gsu_run *run,
 		snprintf(why, whylen, "%s", err);
 		return -1;
 	}
+	if (log.unusable)
+		gs_warn("%s:%zu: %zu MangoHud rows left out: a frame time of "
+			"0 ms or over a minute is no frame (this one %.6g ms)",
+			path, log.first_unusable_line, log.unusable,
+			log.first_unusable_ms);
 	if (need_per_frame && !log.per_frame) {
 		snprintf(why, whylen, "%s: the log holds periodic samples, not "
 			 "frames (set log_interval=0): lows need every frame",

@@ -138,6 +138,33 @@ expect "$T/c.json" summary.workload_failed 2
 grep -q "periodic samples" "$T/out" && pass "sampled MangoHud log reported" || fail "sampled log"
 grep -q "signal 11" "$T/out" && pass "crash reported" || fail "crash"
 
+# MangoHud rows that are no frame (0 ms, over a minute) are left out, as
+# frametrace leaves them out (one reader, lib/mangohud.c): the same frames
+# with such rows give the same figures (GAMESUITE_RUN=0: the same frames
+# in both), and the run does not fail
+cat >"$T/rough.suite" <<EOF
+workload clean
+  kind game
+  command GAMESUITE_RUN=0 $TD/fake-game.sh ok
+  mangohud-config /dev/null
+workload rough
+  kind game
+  command GAMESUITE_RUN=0 $TD/fake-game.sh rough
+  mangohud-config /dev/null
+EOF
+"$GS" run "$T/rough.suite" --sched eevdf $QUIET --repeat 1 --warmup 0 \
+	--json "$T/r.json" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "rows that are no frame: exit 0" || fail "rows that are no frame: rc $rc: $(cat "$T/out")"
+for m in avg_fps frametime_p99_ms low1_average_fps; do
+	a=$("$JG" "$T/r.json" workloads.clean.metrics.$m.schedulers.eevdf.median)
+	b=$("$JG" "$T/r.json" workloads.rough.metrics.$m.schedulers.eevdf.median)
+	[ -n "$a" ] && [ "$a" = "$b" ] && pass "$m: rough log = clean log ($a)" ||
+		fail "$m: rough log $b, clean log $a"
+done
+grep -q "fakegame_.*\.csv:5: 81 MangoHud rows left out: a frame time of 0 ms or over a minute is no frame" "$T/out" ||
+	fail "left-out rows not reported: $(cat "$T/out")"
+
 # ---- scheduler commands against a fake sched_ext directory ------------------
 SCX=$T/scx
 mkdir -p "$SCX"

@@ -115,6 +115,47 @@ static void mangohud_sampled_rows_detected(void **state)
 	gs_mh_free(&log);
 }
 
+/* Rows that are no frame are left out by the one reader every tool uses
+ * (issue 24): a 0 ms row does not count as a frame, and one damaged row
+ * over a minute does not make a per-frame log look sampled. */
+static void mangohud_rows_that_are_no_frame(void **state)
+{
+	static const char text[] =
+		"fps,frametime,elapsed\n"
+		"60,16.6,16600000\n"
+		"0,0,16600000\n"
+		"60,16.7,33300000\n"
+		"0,99999,33300000\n"
+		"60,16.6,49900000\n"
+		"60,16.7,66600000\n";
+	struct gs_mh_log log;
+	char err[256];
+	FILE *f = mem(text);
+
+	(void)state;
+	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.n, 4);
+	assert_true(log.per_frame);
+	assert_int_equal(log.unusable, 2);
+	assert_int_equal(log.first_unusable_line, 3);
+	assert_int_equal(log.line[0], 2);
+	assert_int_equal(log.line[3], 7);
+	for (size_t i = 0; i < log.n; i++)
+		assert_true(log.frametime_ms[i] > 16 && log.frametime_ms[i] < 17);
+	gs_mh_free(&log);
+	f = mem("fps,frametime,elapsed\n0,0,1\n0,0,2\n");
+	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), -1);
+	fclose(f);
+	assert_string_equal(err, "z.csv: no usable frame (2 rows skipped; first: "
+			    "z.csv:2: frame time 0 ms: a row that is no frame)");
+	/* numbers are decimal: a hex frame time is no number */
+	f = mem("fps,frametime,elapsed\n60,0x10,1\n");
+	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), -1);
+	fclose(f);
+	assert_non_null(strstr(err, "z.csv:2: column 'frametime'"));
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct gs_mh_log log;
@@ -320,6 +361,22 @@ static void option_parsing(void **state)
 	assert_int_equal(gs_parse_duration_ns("-3s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3 s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3parsecs", 1, &ns), -1);
+	/* decimal only: a leading 0 is no octal, 0x no hex (issue 24) */
+	assert_int_equal(gs_parse_u64("010", 0, 100, &u), 0);
+	assert_int_equal(u, 10);
+	assert_int_equal(gs_parse_u64("09", 0, 100, &u), 0);
+	assert_int_equal(u, 9);
+	assert_int_equal(gs_parse_u64("0x10", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_i64("-010", -100, 100, &i), 0);
+	assert_int_equal(i, -10);
+	assert_int_equal(gs_parse_i64("-0x10", -100, 100, &i), -1);
+	assert_int_equal(gs_parse_double("0x1p3", 0, 100, &d), -1);
+	assert_int_equal(gs_parse_double("-0x1", -2, 2, &d), -1);
+	assert_int_equal(gs_parse_double("inf", 0, 1e300, &d), -1);
+	assert_int_equal(gs_parse_double(".5", 0, 1, &d), 0);
+	assert_int_equal(gs_parse_duration_ns("0x10s", 1, &ns), -1);
+	assert_int_equal(gs_parse_duration_ns("010s", 1, &ns), 0);
+	assert_int_equal(ns, 10000000000ULL);
 }
 
 static void whole_file_reader(void **state)
@@ -487,6 +544,7 @@ int main(void)
 		cmocka_unit_test(proc_stat_cputimes),
 		cmocka_unit_test(mangohud_068_layout_in_us),
 		cmocka_unit_test(mangohud_sampled_rows_detected),
+		cmocka_unit_test(mangohud_rows_that_are_no_frame),
 		cmocka_unit_test(mangohud_errors_name_file_and_line),
 		cmocka_unit_test(mangohud_writer_round_trip),
 		cmocka_unit_test(json_round_trip),
