@@ -327,6 +327,55 @@ FILE *gs_fopen_regular(const char *path, char *why, size_t whylen)
 	return f;
 }
 
+int gs_check_output(const char *path, char *why, size_t whylen)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!*path) {
+		snprintf(why, whylen, "an empty file name");
+		return -1;
+	}
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, whylen, "%s: is a directory", path);
+			return -1;
+		}
+		if (access(path, W_OK)) {
+			snprintf(why, whylen, "%s: cannot write: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+			 (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(why, whylen, "%s: cannot create it in %s: %s", path, dir,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool gs_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!stat(b, &sb))
+		return !stat(a, &sa) && sa.st_dev == sb.st_dev &&
+		       sa.st_ino == sb.st_ino;
+	return !strcmp(a, b);
+}
+
 int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 char *err, size_t errlen)
 {

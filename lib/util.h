@@ -105,6 +105,17 @@ FILE *gs_fopen_regular(const char *path, char *why, size_t whylen);
 int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 char *err, size_t errlen);
 
+/*
+ * Whether path can be written (an existing file: writable, no directory;
+ * a new one: its directory exists and is writable), checked before work
+ * that would be lost if the output could not be written at the end.
+ * Returns 0, or -1 with "path: why" in why.
+ */
+int gs_check_output(const char *path, char *why, size_t whylen);
+/* Whether output b is input a: the same device and inode when b exists,
+ * else the same name. Writing b would overwrite a. */
+bool gs_same_file(const char *a, const char *b);
+
 /* Copies at most dstlen-1 bytes and always terminates. */
 void gs_strlcpy(char *dst, const char *src, size_t dstlen);
 
