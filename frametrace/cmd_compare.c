@@ -7,6 +7,7 @@
  * share of wake-ups that cross processes, each thread's share of the
  * game's CPU. Text, or --json with the B/A ratios.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ftutil.h"
 #include "import.h"
 #include "json.h"
 #include "model.h"
@@ -404,6 +406,8 @@ int ft_cmd_compare(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], outp, "-o");
+	ft_refuse_same_file(argv[optind + 1], outp, "-o");
 	s = calloc(2, sizeof(*s));
 	if (!s)
 		gs_die(EXIT_RUNTIME, "out of memory");
@@ -411,7 +415,7 @@ int ft_cmd_compare(int argc, char **argv)
 	load(&s[1], argv[optind + 1], pb);
 	f = outp ? fopen(outp, "w") : stdout;
 	if (!f)
-		gs_die(EXIT_RUNTIME, "%s: cannot write", outp);
+		gs_die(EXIT_RUNTIME, "%s: cannot write: %s", outp, strerror(errno));
 	if (js)
 		json(f, &s[0], &s[1]);
 	else

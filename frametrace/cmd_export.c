@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ftutil.h"
 #include "export.h"
 #include "import.h"
 #include "util.h"
@@ -55,6 +56,7 @@ int ft_cmd_export(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], out, "--perfetto");
 	rc = ft_load(argv[optind], &t, err, sizeof(err));
 	if (rc < 0)
 		gs_die(EXIT_USAGE, "%s", err);

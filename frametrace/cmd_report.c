@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ftutil.h"
 #include "import.h"
 #include "report.h"
 #include "util.h"
@@ -88,6 +89,9 @@ int ft_cmd_report(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], out, "-o");
+	ft_refuse_same_file(argv[optind], html, "--html");
+	ft_refuse_same_file(argv[optind], dot, "--dot");
 	ro.name = argv[optind];
 	rc = ft_load(argv[optind], &t, err, sizeof(err));
 	if (rc < 0)
