@@ -36,9 +36,10 @@ struct row {
 	double cpu;
 };
 
-static void load(struct side *s, const char *path, uint32_t pid)
+static void load(struct side *s, const char *path, uint32_t pid,
+		 const char *pid_opt)
 {
-	struct ft_pr_opts o = { .step_ns = -1, .pid = pid };
+	struct ft_pr_opts o = { .step_ns = -1, .pid = pid, .pid_opt = pid_opt };
 	char err[1024];
 	int rc;
 
@@ -411,8 +412,8 @@ int ft_cmd_compare(int argc, char **argv)
 	s = calloc(2, sizeof(*s));
 	if (!s)
 		gs_die(EXIT_RUNTIME, "out of memory");
-	load(&s[0], argv[optind], pa);
-	load(&s[1], argv[optind + 1], pb);
+	load(&s[0], argv[optind], pa, "--pid-a");
+	load(&s[1], argv[optind + 1], pb, "--pid-b");
 	f = outp ? fopen(outp, "w") : stdout;
 	if (!f)
 		gs_die(EXIT_RUNTIME, "%s: cannot write: %s", outp, strerror(errno));

@@ -297,7 +297,8 @@ int lavd_topo_override(const char *path, struct lavd_topo *t, char *err,
 	if (n > max)
 		snprintf(err, errlen, "%s: larger than 256 KiB", path);
 	else if (memchr(buf, '\0', n))
-		snprintf(err, errlen, "%s: not a text file", path);
+		gs_err_at(err, errlen, path, gs_nul_line(buf, n),
+			  "a NUL byte: not a text file");
 	else
 		rc = lavd_topo_override_text(path, buf, t, err, errlen);
 	free(buf);

@@ -440,6 +440,28 @@ fail:
 	return -1;
 }
 
+int gs_nul_line(const char *buf, size_t n)
+{
+	const char *z = memchr(buf, '\0', n);
+	int line = 1;
+
+	if (!z)
+		return 0;
+	for (const char *q = buf; q < z; q++)
+		line += *q == '\n';
+	return line;
+}
+
+bool gs_strip_suffix(char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	if (n < k || strcmp(s + n - k, suffix))
+		return false;
+	s[n - k] = '\0';
+	return true;
+}
+
 void gs_strlcpy(char *dst, const char *src, size_t dstlen)
 {
 	size_t n = strlen(src);
@@ -474,6 +496,9 @@ int gs_err_at(char *err, size_t errlen, const char *file, int line,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+	if (line > 0)
+		snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+	else	/* no line to name: the file as a whole */
+		snprintf(err, errlen, "%s: %s", file, msg);
 	return -1;
 }

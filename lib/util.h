@@ -116,6 +116,14 @@ int gs_check_output(const char *path, char *why, size_t whylen);
  * else the same name. Writing b would overwrite a. */
 bool gs_same_file(const char *a, const char *b);
 
+/* The 1-based line of the first NUL byte in buf[0..n), 0 when none: text
+ * files with one are refused there (a NUL would end the line unseen). */
+int gs_nul_line(const char *buf, size_t n);
+
+/* Cuts suffix off the end of s ("game.config.conf" -> "game.config");
+ * returns whether s ended with it. */
+bool gs_strip_suffix(char *s, const char *suffix);
+
 /* Copies at most dstlen-1 bytes and always terminates. */
 void gs_strlcpy(char *dst, const char *src, size_t dstlen);
 

@@ -44,6 +44,17 @@ printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' 
 "$GS" run "$T/g.suite" --sched "lavd 'x" >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -q "unbalanced" "$T/out" && pass "bad --sched quoting: exit 2" || fail "bad --sched"
 
+# a key given twice, a NUL byte, a directory: refused with file (and line)
+printf 'repeat 3\nrepeat 4\nworkload a\n  kind schbench\n' >"$T/twice.suite"
+expect_exit 2 "gamesuite: $T/twice.suite:2: repeat given twice (first on line 1)" "$GS" check "$T/twice.suite"
+printf 'workload a\n  kind schbench\n  duration 1s\nworkload b\n  kind schbench\n  duration 2s\n  duration 3s\n' >"$T/twice.suite"
+expect_exit 2 "gamesuite: $T/twice.suite:7: duration given twice (first on line 6)" "$GS" check "$T/twice.suite"
+printf 'repeat 3\nworkl\000oad a\n  kind schbench\n' >"$T/nul.suite"
+expect_exit 2 "gamesuite: $T/nul.suite:2: a NUL byte: not a text file" "$GS" check "$T/nul.suite"
+mkdir "$T/dir.suite"
+expect_exit 2 "gamesuite: $T/dir.suite: cannot open: not a regular file (a directory)" "$GS" check "$T/dir.suite"
+grep -q ":0:" "$T/err" && fail "a message names line 0: $(cat "$T/err")"
+
 # ---- check: the shipped suites parse -----------------------------------------
 for s in gamesuite/suites/*.suite; do
 	if "$GS" check "$s" >"$T/out" 2>&1; then pass "check $s"; else fail "check $s"; cat "$T/out"; fi

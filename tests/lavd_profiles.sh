@@ -101,6 +101,21 @@ lavd_exit 0 "lavd --check: valid (the options and 1 game profile)" --check --gam
 bad hex 'match comm x\nlat-cri-boost 0x80\n' "2: lat-cri-boost: expected 0..4096, got '0x80'"
 lavd_exit 2 "lavd: option --slice-max-us: expected an integer in [50, 1000000], got '0x1000'" --check --slice-max-us 0x1000
 
+# a profile named after its file: only the trailing .conf goes
+printf 'match comm x\n' >"$T/game.config.conf"
+lavd_exit 0 "profile game.config: $T/game.config.conf (1 match rule)" --check --game-profile "$T/game.config.conf"
+# a key given twice, a NUL byte: file and line(s)
+bad desc2 'description a\nmatch comm x\ndescription b\n' "3: description is set twice (first at line 1)"
+printf 'match comm x\nslice-scale 1\0000\n' >"$T/nul.conf"
+lavd_exit 2 "lavd: --game-profile: $T/nul.conf:2: a NUL byte: not a text file" --check --game-profile "$T/nul.conf"
+# an exe glob whose first element cannot be '/' never matches a path
+bad never3 'match exe [a]bin/x\n' "1: match: exe '[a]bin/x' can never match: /proc/PID/exe is an absolute path (start with / or *)"
+bad never4 'match exe [!/]bin/x\n' "1: match: exe '[!/]bin/x' can never match: /proc/PID/exe is an absolute path (start with / or *)"
+for g in '[/]usr/bin/x' '[!a]usr/bin/x' '?usr/bin/x' '*/x'; do
+	printf 'match exe %s\n' "$g" >"$T/glob.conf"
+	lavd_exit 0 "" --check --game-profile "$T/glob.conf"
+done
+
 "$L" --help >"$T/help"
 for o in --game-profiles --game-profile --match-scan-ms --debug-match-path --check; do
 	grep -q -- "$o" "$T/help" && pass "--help: $o" || fail "--help lacks $o"
