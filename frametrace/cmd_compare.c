@@ -423,7 +423,8 @@ int ft_cmd_compare(int argc, char **argv)
 		text(f, &s[0], &s[1]);
 	/* cppcheck-suppress useClosedFile ; f is closed only on the outp side */
 	if (outp ? (ferror(f) | fclose(f)) : fflush(f))
-		gs_die(EXIT_RUNTIME, "%s: write failed", outp ? outp : "stdout");
+		gs_die(EXIT_RUNTIME, "%s: write failed: %s", outp ? outp : "stdout",
+		       strerror(errno ? errno : EIO));
 	for (int i = 0; i < 2; i++) {
 		ft_pr_free(&s[i].a);
 		ft_model_free(&s[i].m);

@@ -74,6 +74,7 @@ int ft_cmd_export(int argc, char **argv)
 		rc = -1;
 	ft_trace_free(&t);
 	if (rc)
-		gs_die(EXIT_RUNTIME, "%s: write failed", out);
+		gs_die(EXIT_RUNTIME, "%s: write failed: %s", out,
+		       strerror(errno ? errno : EIO));
 	return EXIT_OK;
 }

@@ -41,7 +41,8 @@ static FILE *open_out(const char *path)
 static void close_out(FILE *f, const char *path)
 {
 	if (ferror(f) | fclose(f))
-		gs_die(EXIT_RUNTIME, "%s: write failed", path);
+		gs_die(EXIT_RUNTIME, "%s: write failed: %s", path,
+		       strerror(errno ? errno : EIO));
 }
 
 int ft_cmd_report(int argc, char **argv)

@@ -187,6 +187,12 @@ expect 2 "option -o: $T/in.ftr is the input $T/in.ftr" compare -o "$T/in.ftr" "$
 # a missing input named as the output: refused by name
 expect 2 "option -o: $T/none.ftr is the input $T/none.ftr" import -o "$T/none.ftr" "$T/none.ftr"
 
+# an output that fails says why (exit 1)
+if [ -w /dev/full ]; then
+	expect 1 "/dev/full: write failed: No space left on device" report -o /dev/full "$T/in.ftr"
+	expect 1 "/dev/full: write failed: No space left on device" export --perfetto /dev/full "$T/in.ftr"
+fi
+
 # input quoted in messages never carries raw binary bytes
 { head -20 "$FX"; printf 'gar\002bage \377 line\n'; tail -5 "$FX"; } >"$T/bin.txt"
 expect 0 "not a perf script text event line: 'gar\\x02bage \\xff line'" import -o "$T/bin.ftr" "$T/bin.txt"
