@@ -61,10 +61,11 @@ echo "== lavd ablation: $title"
 echo "   Emulated (TCG) figures: compare within this table only. mean +- sd (min-max) over"
 echo "   the runs kept; ratios are of the means, against the kernel default."
 echo
-awk -v rows="$rows" -v max="$max" -v configs="$configs" '
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
+awk -v rows="$rows" -v max="$max" -v configs="$configs" "$STATS_AWK"'
 	function add(c, k, v) { s[c, k] += v; q[c, k] += v * v; if (!((c, k) in lo) || v < lo[c, k]) lo[c, k] = v; if (!((c, k) in hi) || v > hi[c, k]) hi[c, k] = v }
 	function mean(c, k) { return kept[c] ? s[c, k] / kept[c] : 0 }
-	function sd(c, k,   m, v) { if (kept[c] < 2) return 0; m = mean(c, k); v = (q[c, k] - kept[c] * m * m) / (kept[c] - 1); return v > 0 ? sqrt(v) : 0 }
+	function sd(c, k) { return gs_sd(kept[c], s[c, k], q[c, k]) }
 	function cell(c, k, d) { return sprintf("%." d "f +- %." d "f (%." d "f-%." d "f)", mean(c, k), sd(c, k), lo[c, k], hi[c, k]) }
 	BEGIN {
 		ncfg = split(configs, name, ",")
@@ -100,8 +101,7 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" '
 				for (k = 1; k <= 2; k++) {
 					key = k == 1 ? "low" : "p99"
 					d = mean(c, key) - mean(full, key)
-					se = sqrt(sd(c, key) ^ 2 / kept[c] + sd(full, key) ^ 2 / kept[full])
-					t[k] = se > 0 ? d / se : 0
+					t[k] = gs_welch(kept[c], s[c, key], q[c, key], kept[full], s[full, key], q[full, key]) + 0
 					pc[k] = mean(full, key) ? 100 * d / mean(full, key) : 0
 				}
 				printf "   %-" w "s 1%% low %+6.1f%% (t %+5.1f)   p99 %+6.1f%% (t %+5.1f)\n", name[c], pc[1], t[1], pc[2], t[2]
