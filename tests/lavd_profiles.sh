@@ -83,7 +83,8 @@ if [ ! -d /sys/kernel/sched_ext ]; then
 fi
 # --check: the same checks on any machine (no root, no sched_ext), then
 # exit 0 with the profiles listed, or 2 naming file and line
-lavd_exit 0 "lavd --check: valid (the options and 3 game profiles)" \
+n=$(find lavd/profiles/candidates -name '*.conf' | wc -l)
+lavd_exit 0 "lavd --check: valid (the options and $n game profiles)" \
 	--check --game-profiles lavd/profiles/candidates
 grep -qxF "profile unity: lavd/profiles/candidates/unity.conf (2 match rules)" "$T/out" ||
 	fail "--check lists no profile: $(cat "$T/out")"
