@@ -415,6 +415,51 @@ static void whole_file_reader(void **state)
 	assert_non_null(strstr(err, ": No such file or directory"));
 }
 
+/* Mistakes that must not cost work (issue 24): inputs that are no
+ * regular file, outputs that cannot be written or are the input. */
+static void input_and_output_checks(void **state)
+{
+	char dir[] = "/tmp/gs-io-XXXXXX", p[128], q[128], why[256], *buf;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	/* a FIFO without a writer: refused at once, not waited for */
+	assert_int_equal(gs_read_file(p, 0, &buf, &len, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, ": not a regular file (a FIFO)"));
+	assert_int_equal(gs_open_regular(dir, why, sizeof(why)), -1);
+	assert_string_equal(why, "not a regular file (a directory)");
+	assert_null(gs_fopen_regular("/dev/null", why, sizeof(why)));
+	assert_string_equal(why, "not a regular file (a character device)");
+	/* outputs */
+	assert_int_equal(gs_check_output(dir, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, ": is a directory"));
+	assert_int_equal(gs_check_output("/nonexistent/x", why, sizeof(why)), -1);
+	assert_string_equal(why, "/nonexistent/x: cannot create it in /nonexistent: "
+			    "No such file or directory");
+	snprintf(q, sizeof(q), "%s/new", dir);
+	assert_int_equal(gs_check_output(q, why, sizeof(why)), 0);
+	/* the same file: by inode when it exists, else by name */
+	snprintf(q, sizeof(q), "%s/link", dir);
+	assert_int_equal(symlink("fifo", q), 0);
+	assert_true(gs_same_file(p, q));
+	assert_false(gs_same_file(p, "/dev/null"));
+	assert_true(gs_same_file("/nonexistent/a", "/nonexistent/a"));
+	assert_false(gs_same_file("/nonexistent/a", "/nonexistent/b"));
+	unlink(q);
+	unlink(p);
+	rmdir(dir);
+	/* NUL bytes, file-name suffixes */
+	assert_int_equal(gs_nul_line("a\nb\nc", 5), 0);
+	assert_int_equal(gs_nul_line("a\nb\0c", 5), 2);
+	snprintf(q, sizeof(q), "game.config.conf");
+	assert_true(gs_strip_suffix(q, ".conf"));
+	assert_string_equal(q, "game.config");
+	assert_false(gs_strip_suffix(q, ".conf"));
+}
+
 static void put_file(const char *dir, const char *name, const char *text)
 {
 	char p[256];
@@ -551,6 +596,7 @@ int main(void)
 		cmocka_unit_test(json_errors_have_positions),
 		cmocka_unit_test(option_parsing),
 		cmocka_unit_test(whole_file_reader),
+		cmocka_unit_test(input_and_output_checks),
 		cmocka_unit_test(sched_ext_reader),
 		cmocka_unit_test(tracefs_probe),
 		cmocka_unit_test(spawn_command),
