@@ -50,6 +50,8 @@ INTEGRATION_TESTS += tests/scx_minimal_cli.sh
 INTEGRATION_TESTS += tests/bpfcost_cli.sh
 # the harness's host side: mode resolution, vm-fidelity's refusals and table
 INTEGRATION_TESTS += tests/vm_fidelity.sh
+# the VM tables' arithmetic on made-up runs (Welch t, BPF cost)
+INTEGRATION_TESTS += tests/vm_tables.sh
 
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
