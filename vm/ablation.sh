@@ -13,7 +13,7 @@
 #
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
 #                  [--profile NAME] [--bg PATTERN|none] [--fb-args "ARGS"]
-#                  [--calibration R|auto] [--bpf-stats]
+#                  [--calibration R|auto|host] [--bpf-stats]
 #                  [--tcg single|multi|auto]
 #                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
 #                  [--program PATH]...
@@ -50,6 +50,9 @@ while [ $# -gt 0 ]; do
 	*) echo "vm/ablation.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+# --calibration host: the host's own rate, so boots run the same work
+. vm/calib.sh
+calib=$(vm_resolve_calib "$calib" "$B" vm/ablation.sh) || exit 2
 case $reps in ''|*[!0-9]*|0) echo "vm/ablation.sh: --reps needs a positive number" >&2; exit 2 ;; esac
 case $configs in *' '*) echo "vm/ablation.sh: --configs: use ':' between a program and its arguments, ',' between configurations" >&2; exit 2 ;; esac
 [ -x "$B/static/framebench" ] || { echo "vm/ablation.sh: $B/static/framebench missing: run make static" >&2; exit 1; }

@@ -93,18 +93,7 @@ round_runs() {
 	echo "$@"
 }
 
-# host_rate: the fastest of three calibrations, as the guest's fb_rate
-host_rate() {
-	best=0
-	for _ in 1 2 3; do
-		# shellcheck disable=SC2086 # no pin: an empty word
-		$pin "$B/framebench" --duration 100ms --warmup 0 -q --no-feed --json "$out/cal.json" >/dev/null 2>&1
-		c=$("$B/tests/jsonget" "$out/cal.json" calibration.loops_per_us 2>/dev/null)
-		best=$(awk -v a="$best" -v b="${c:-0}" 'BEGIN { print (b > a) ? b : a }')
-	done
-	rm -f "$out/cal.json"
-	echo "$best"
-}
+. vm/calib.sh
 
 # host_round R: the round's runs natively, each with the host's other load
 host_round() {
@@ -134,7 +123,8 @@ vm_round() {
 	sed -n 's/^vm: \(.*falling back.*\)/vm\/fidelity.sh: \1/p' "$out/vm-$r.log"
 }
 
-hrate=$(host_rate)
+# shellcheck disable=SC2086 # no pin: an empty word
+hrate=$(vm_host_rate "$B/tests/jsonget" "$out/cal.json" $pin "$B/framebench")
 echo "vm/fidelity.sh: $nrun runs a round on each side ($(echo "$profiles" | tr ',' ' '), none and --bg $bg), $rounds rounds of $dur; host calibration $hrate loops/us"
 failed=0
 r=1

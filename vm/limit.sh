@@ -16,7 +16,7 @@
 #
 #   vm/limit.sh [--profiles P1,P2,...] [--scheds S1,S2,...] [--reps N]
 #               [--duration D] [--bg PATTERN] [--no-rt]
-#               [--calibration R|auto] [--tcg single|multi|auto] [--smp SPEC]
+#               [--calibration R|auto|host] [--tcg single|multi|auto] [--smp SPEC]
 #               [--max-host-load CPUS] [--program PATH]... [--out DIR]
 # Schedulers: "default", "default:FBARG..." (the kernel's scheduler with
 # framebench options on the game's threads, e.g. default:--nice:-5,
@@ -52,6 +52,9 @@ while [ $# -gt 0 ]; do
 	*) echo "vm/limit.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+# --calibration host: the host's own rate, so boots run the same work
+. vm/calib.sh
+calib=$(vm_resolve_calib "$calib" "$B" vm/limit.sh) || exit 2
 case $reps in ''|*[!0-9]*|0) echo "vm/limit.sh: --reps needs a positive number" >&2; exit 2 ;; esac
 case $profiles$scheds in *' '*) echo "vm/limit.sh: --profiles/--scheds: ',' between names, ':' between a program and its arguments" >&2; exit 2 ;; esac
 [ "$bg" = none ] && { echo "vm/limit.sh: --bg none leaves nothing to compare (the limit ratio needs a background)" >&2; exit 2; }

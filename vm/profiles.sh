@@ -24,7 +24,7 @@
 #   vm/profiles.sh [--phases load,compare,isolation,tune,cost] [--reps N]
 #                  [--duration D] [--bg PATTERN] [--cands C1,C2,...]
 #                  [--targets T1,T2,...] [--iso A:B:CAND]
-#                  [--exec-rate N] [--cost-secs S] [--calibration R|auto]
+#                  [--exec-rate N] [--cost-secs S] [--calibration R|auto|host]
 #                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-rounds N]
 #                  [--tune-final N] [--tcg single|multi|auto] [--smp N] [--out DIR]
 # Defaults: all phases; 6 rounds of 10s; hogs:2; the five game profiles
@@ -62,6 +62,9 @@ while [ $# -gt 0 ]; do
 	*) echo "vm/profiles.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+# --calibration host: the host's own rate, so boots run the same work
+. vm/calib.sh
+calib=$(vm_resolve_calib "$calib" "$B" vm/profiles.sh) || exit 2
 for n in "$reps" "$rate" "$costsecs" "$tunerounds"; do
 	case $n in ''|*[!0-9]*|0) echo "vm/profiles.sh: --reps, --exec-rate, --cost-secs and --tune-rounds take positive numbers" >&2; exit 2 ;; esac
 done
