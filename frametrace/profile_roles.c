@@ -457,6 +457,41 @@ static void find_services(struct ft_pr_analysis *a, const struct graph *g)
 	}
 }
 
+static bool unnamed(const struct ft_pr_analysis *a, uint32_t tid)
+{
+	const struct ft_task_rec *r = ft_task_get(a->t, tid);
+
+	return !r || !r->comm[0];
+}
+
+/* The threads with a role must have names: a pool is told by its
+ * members' common name and every line names its thread. A trace whose
+ * task table was lost (a damaged file) has the threads and their tgids
+ * (from the events) but no names: every thread is "?", every process one
+ * pool. Refused rather than written as a profile of process "?". */
+static int roles_named(const struct ft_pr_analysis *a, char *err, size_t errlen)
+{
+	unsigned n = 0, bad = 0;
+
+	for (unsigned k = 0; k < a->nstages; k++, n++)
+		bad += unnamed(a, a->stage[k].tid);
+	for (unsigned k = 0; k < a->npool; k++, n++)
+		bad += unnamed(a, a->pool[k]);
+	for (unsigned k = 0; k < a->nsvc; k++, n++)
+		bad += unnamed(a, a->svc[k].tid);
+	if (!bad)
+		return 0;
+	snprintf(err, errlen,
+		 "the trace has no name for %u of the %u threads that would "
+		 "have a role%s (their task records are missing%s), so the "
+		 "stages, the pool and the services cannot be told apart",
+		 bad, n, unnamed(a, a->pid) ? ", nor for the game's process" : "",
+		 a->t->corrupt_events || a->t->corrupt_bytes
+			 ? ": the file is damaged"
+			 : "");
+	return -1;
+}
+
 int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
 	       const struct ft_pr_opts *o, char *err, size_t errlen)
 {
@@ -483,6 +518,7 @@ int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
 		uint64_t *pre;
 
 		a->th[ti].recorder = s->recorder || (r && (r->flags & FT_TASK_RECORDER));
+		a->th[ti].kthread = ft_task_kthread(a->t, s->tid);
 		a->th[ti].idx = -1;
 		pre = malloc((s->segs.n + 1) * sizeof(*pre));
 		if (!pre)
@@ -513,6 +549,8 @@ int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
 	if ((rc = find_stages(a, &g, err, errlen)))
 		goto out;
 	find_services(a, &g);
+	if ((rc = roles_named(a, err, errlen)))
+		goto out;
 	if (ft_pr_find_periodic(a) || ft_pr_find_locks(a, u, nu) || ft_pr_name_roles(a) ||
 	    ft_pr_the_rest(a)) {
 		rc = -2;

@@ -123,6 +123,7 @@ struct ft_pr_thread {
 	int8_t idx;		/* stage, service or periodic index */
 	bool svc_cand;		/* answers its callers and nothing else */
 	bool recorder;
+	bool kthread;		/* a kernel thread: never a role */
 	uint64_t cpu;		/* CPU in the window, ns */
 	uint32_t irq_wakes, task_wakes; /* wake-ups received in the window */
 	uint64_t *pre;		/* CPU before each of its segments (lazy) */
@@ -212,12 +213,14 @@ struct ft_pr_fxu *ft_pr_futex_users(const struct ft_model *m, size_t *n);
 /* The address of u[first] is a lock: a task both waits on and wakes it. */
 bool ft_pr_fxu_is_lock(const struct ft_pr_fxu *u, size_t n, size_t first);
 int ft_pr_build_signals(struct ft_pr_analysis *a, struct ft_pr_fxu *u, size_t nu);
-/* A task that may have a role: not idle, not the recorder, ran. (Inline:
+/* A task that may have a role: not idle, not the recorder, not a kernel
+ * thread (the game's threads wake rcu_preempt and kworkers), ran. (Inline:
  * profile_roles.c and profile_side.c both ask, and neither calls the
  * other back.) */
 static inline bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti)
 {
-	return a->m->task[ti].tid && !a->th[ti].recorder && a->th[ti].cpu;
+	return a->m->task[ti].tid && !a->th[ti].recorder &&
+	       !a->th[ti].kthread && a->th[ti].cpu;
 }
 int ft_pr_find_periodic(struct ft_pr_analysis *a);
 int ft_pr_find_locks(struct ft_pr_analysis *a, const struct ft_pr_fxu *u, size_t nu);

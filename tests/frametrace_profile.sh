@@ -32,6 +32,40 @@ expect_exit 2 "expected A..B" "$FT" profile --frames 7 -o "$T/x.profile" "$T/m.c
 expect_exit 2 "" "$FT" compare "$T/m.csv"
 [ -e "$T/x.profile" ] && fail "a profile was written from bad input"
 
+# ---- perf script's default fields: a tid and no pid -----------------------
+# framebench recorded by perf (the fixture's header says how): its game
+# threads in its own process, both fb-server threads in the helper
+# process, as perf script -F pid,... of the same recording says; the
+# frames are the main process's and a profile is derived (it was refused:
+# "no scheduling events of process N")
+TO=tests/fixtures/frametrace-perf-tidonly.txt
+main=$(sed -n 's/.*sched_process_exec: .* pid=\([0-9]*\) .*/\1/p' "$TO" | head -1)
+[ -n "$main" ] || fail "the tid-only fixture has no exec"
+"$FT" import --frame-event fb_feed_publish -o "$T/to.ftr" "$TO" 2>"$T/to.err" ||
+	fail "import of the tid-only fixture: $(cat "$T/to.err")"
+grep -q "without a pid column: the processes of .* inferred" "$T/to.err" ||
+	fail "import does not say that processes were inferred: $(cat "$T/to.err")"
+"$FT" report --top 100 "$T/to.ftr" >"$T/to.txt" 2>/dev/null || fail "report of the tid-only trace"
+grep -q "^frames: [0-9]* of process $main (framebench)" "$T/to.txt" ||
+	fail "frames not of process $main: $(grep '^frames:' "$T/to.txt")"
+# "comm:tid pid" rows of the task table
+awk '/^tasks by CPU time/ { on = 1; next } on && NF == 0 { exit } on' "$T/to.txt" >"$T/to.tasks"
+awk -v m="$main" '$1 ~ /^fb-(game|worker[01]):/ && $2 != m { bad = bad " " $1 "=" $2 }
+	$1 ~ /^fb-present:/ && $2 == m { pres++ }
+	END { if (bad != "" || pres != 1) { print "game threads:" bad " presenters in " m ": " pres; exit 1 } }' \
+	"$T/to.tasks" || fail "game threads not in process $main"
+srv=$(awk '$1 ~ /^fb-server:/ { print $2 }' "$T/to.tasks" | sort -u)
+[ "$(echo "$srv" | wc -l)" = 1 ] && [ "$srv" != "$main" ] &&
+	grep -q "^ *fb-server:$srv " "$T/to.tasks" ||
+	fail "the fb-server threads are not one helper process led by one of them: $srv"
+"$FT" profile -o "$T/to.profile" "$T/to.ftr" 2>"$T/to.err" ||
+	fail "profile of the tid-only trace: $(cat "$T/to.err")"
+grep -q "without a pid column" "$T/to.err" || fail "profile does not warn of the inferred processes"
+grep -q "^process server comm=\"fb-server\" # pid $srv" "$T/to.profile" &&
+	grep -q "^service server process=server" "$T/to.profile" &&
+	grep -q "^stage game thread=\"fb-game\"" "$T/to.profile" ||
+	fail "the profile of the tid-only trace: $(grep -v '^#' "$T/to.profile")"
+
 [ "$(id -u)" -eq 0 ] || skip "frametrace record needs root (BPF)"
 
 # ---- the round trip --------------------------------------------------------

@@ -238,6 +238,12 @@ static void frame(struct ft_trace *t, uint32_t pid, uint32_t tid, uint64_t prev,
  * the next frame; an audio thread (CPU 2) is woken by its timer every
  * 5 ms and works 100 us. nframes frames.
  */
+/* When set: after each present the game thread wakes this kernel
+ * thread (named kthread_comm), which runs 20 us and answers nothing, as
+ * rcu_preempt did in a real game's recording. */
+static uint32_t kthread_tid;
+static const char *kthread_comm;
+
 static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
 			     const char *w1)
 {
@@ -250,6 +256,8 @@ static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
 	ft_task_set(t, W1, GAME, w1);
 	ft_task_set(t, AUDIO, GAME, "audio-mixer");
 	ft_task_set(t, SERVER, SERVER, "server");
+	if (kthread_tid)
+		ft_task_set(t, kthread_tid, kthread_tid, kthread_comm);
 	sw(t, b - 10 * US, 0, 0, GAME, 0);
 	for (int i = 0; i < nframes; i++) {
 		uint64_t t1 = b + 300 * US + (uint64_t)(200000 * rnd()), t2, t3;
@@ -272,6 +280,11 @@ static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
 		sw(t, t2 + 65 * US, 0, 0, GAME, 0);
 		t3 = t2 + 115 * US;
 		frame(t, GAME, GAME, prev, t3);
+		if (kthread_tid) {
+			wake(t, t3 + 1 * US, 0, kthread_tid, GAME);
+			sw(t, t3 + 5 * US, 2, 0, kthread_tid, 0);
+			sw(t, t3 + 25 * US, 2, kthread_tid, 0, 1);
+		}
 		prev = t3;
 		b = t3;
 	}
@@ -448,6 +461,55 @@ static void test_pool_same_name(void **state)
 	done(f);
 }
 
+/* A kernel thread the game thread wakes once a frame is no stage: known
+ * by its name (rcu_preempt, kworker/0:1) or, with any name, by the flag
+ * an import or a recording gives kthreadd's children. */
+static void test_kthread_no_stage(void **state)
+{
+	static const char *const names[] = { "rcu_preempt", "kworker/0:1",
+					     "mythread" };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		struct fixture *f = calloc(1, sizeof(*f));
+
+		kthread_tid = 15;
+		kthread_comm = names[k];
+		build_game(&f->t, 200);
+		kthread_tid = 0;
+		if (k == 2)	/* a name that says nothing: the flag */
+			ft_task_get_mut(&f->t, 15)->flags |= FT_TASK_KTHREAD;
+		analyze(f, -1);
+		assert_int_equal(f->rc, 0);
+		assert_int_equal(f->a.nstages, 1);
+		assert_int_equal(f->a.stage[0].tid, GAME);
+		for (size_t i = 0; i < f->m.ntask; i++)
+			if (f->m.task[i].tid == 15)
+				assert_int_equal(f->a.th[i].role, PR_NONE);
+		done(f);
+	}
+}
+
+/* A damaged file whose task table was lost: the threads and their tgids
+ * are still in the events, their names are not. It gave a profile of
+ * process "?" with every thread in one pool; now it is refused. */
+static void test_names_lost(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	build_game(&f->t, 200);
+	for (size_t i = 0; i < f->t.ntasks; i++)
+		f->t.tasks[i].comm[0] = '\0';
+	f->t.corrupt_events = 1024;
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "the trace has no name for 4 of the 4 "
+				       "threads that would have a role"));
+	assert_non_null(strstr(f->err, "the file is damaged"));
+	done(f);
+}
+
 /* P wakes A, A wakes B, B wakes C, C wakes A again: a loop that does not
  * pass the presenter; then P is woken by its timer and presents. */
 static void test_cycle(void **state)
@@ -615,6 +677,8 @@ int main(void)
 		cmocka_unit_test(test_game_profile_parses),
 		cmocka_unit_test(test_pool_same_name),
 		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_kthread_no_stage),
+		cmocka_unit_test(test_names_lost),
 		cmocka_unit_test(test_no_work),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_atomic_write),
