@@ -136,8 +136,8 @@ static unsigned pool_members(const struct ft_pr_analysis *a, const size_t *idx,
  * The job pool: two or more threads of one process with one name but for
  * a number (Wine's threads may all have the game's name), signalled by one
  * thread (the group's own or another) at least HANDOFF_PER_FRAME times a
- * frame in all and signalling it back (the fan-in); the members are those
- * it signals, itself left out; the busiest such group.
+ * frame in all and signalling it back (the fan-in) or nobody else; the
+ * members are those it signals, itself left out; the busiest such group.
  */
 static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 {
@@ -185,13 +185,28 @@ static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 				}
 			}
 		ft_map_free(&in);
+		/* the game's pool: another program's busier one (a glxgears
+		 * running beside a replay) is not */
+		if (caller >= 0 && a->m->task[idx[s]].pid != a->pid &&
+		    a->m->task[caller].pid != a->pid)
+			caller = -1;
 		if (caller >= 0 &&
 		    pool_members(a, idx, s, e, (size_t)caller, &cpu) >= 2) {
-			for (size_t k = s; k < e; k++)
-				if (idx[k] != (size_t)caller)
-					back += ft_pr_h(a, idx[k], (size_t)caller);
+			uint64_t others = 0;
+
+			for (size_t k = s; k < e; k++) {
+				if (idx[k] == (size_t)caller)
+					continue;
+				back += ft_pr_h(a, idx[k], (size_t)caller);
+				for (size_t j = g->out0[idx[k]]; j < g->out0[idx[k] + 1]; j++)
+					others += g->out[j].to != (size_t)caller ? g->out[j].n : 0;
+			}
+			/* the fan-in, or (an asynchronous fan-out, whose fan-in
+			 * wakes the caller only when it waits) no signal to
+			 * anyone else: not a stage handing frames on */
 			if ((double)in_best >= HANDOFF_PER_FRAME * (double)a->nf &&
-			    (double)back >= 0.2 * (double)a->nf && cpu > best_cpu) {
+			    ((double)back >= 0.2 * (double)a->nf ||
+			     (double)others < 0.2 * (double)a->nf) && cpu > best_cpu) {
 				best_cpu = cpu;
 				best_start = s;
 				best_e = e;
