@@ -61,17 +61,9 @@ static bool asleep_at(const struct ft_pr_analysis *a, size_t xi, uint64_t ts)
 {
 	const struct ft_model *m = a->m;
 	const struct ft_tstat *s = &m->task[xi];
-	size_t l = 0, h = s->segs.n;
+	size_t l = ft_model_segs_started(m, s, ts);
 	const struct ft_seg *g;
 
-	while (l < h) {		/* the last segment starting at or before ts */
-		size_t mid = l + (h - l) / 2;
-
-		if (m->seg[s->segs.v[mid]].start <= ts)
-			l = mid + 1;
-		else
-			h = mid;
-	}
 	if (!l)
 		return true;
 	g = &m->seg[s->segs.v[l - 1]];
@@ -84,17 +76,9 @@ static bool slept_in(const struct ft_pr_analysis *a, size_t xi, uint64_t t,
 {
 	const struct ft_model *m = a->m;
 	const struct ft_tstat *s = &m->task[xi];
-	size_t l = 0, h = s->segs.n;
 
-	while (l < h) {		/* the first segment ending after t */
-		size_t mid = l + (h - l) / 2;
-
-		if (m->seg[s->segs.v[mid]].end <= t)
-			l = mid + 1;
-		else
-			h = mid;
-	}
-	for (; l < s->segs.n && m->seg[s->segs.v[l]].end < u; l++) {
+	for (size_t l = ft_model_seg_ending_after(m, s, t);
+	     l < s->segs.n && m->seg[s->segs.v[l]].end < u; l++) {
 		const struct ft_seg *g = &m->seg[s->segs.v[l]];
 
 		if (g->out_state && g->out_state != 'R')
@@ -116,21 +100,12 @@ static uint64_t jobs_end(const struct ft_pr_analysis *a, uint64_t t,
 	for (unsigned p = 0; p < a->npool; p++) {
 		long pi = ft_pr_index(a, a->pool[p]);
 		const struct ft_tstat *s;
-		size_t l = 0, h;
+		size_t l;
 
 		if (pi < 0)
 			continue;
 		s = &m->task[pi];
-		h = s->segs.n;
-		while (l < h) {	/* the first segment ending after t */
-			size_t mid = l + (h - l) / 2;
-
-			if (m->seg[s->segs.v[mid]].end <= t)
-				l = mid + 1;
-			else
-				h = mid;
-		}
-		for (; l < s->segs.n && m->seg[s->segs.v[l]].start < limit; l++) {
+		for (l = ft_model_seg_ending_after(m, s, t); l < s->segs.n && m->seg[s->segs.v[l]].start < limit; l++) {
 			const struct ft_seg *g = &m->seg[s->segs.v[l]];
 
 			if (g->out_state && g->out_state != 'R') {
