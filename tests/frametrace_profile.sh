@@ -7,10 +7,13 @@
 # profile is derived from the trace, framebench must accept it, the derived
 # profile is run and recorded the same way, and `compare --json` must find
 # the same number of stages, a frame-time p50 within 15 % of the
-# original's and each stage's CPU per frame within 20 %. Bad input first
-# (no root needed): a trace without frames, frames without scheduler
-# events, too few frames, an -o that cannot be written (exit 1, nothing
-# left). Skips (77) without root or when the kernel refuses the BPF
+# original's and each stage's CPU per frame within 20 %; then a pipelined
+# game (an asynchronous fan-out joined in the next frame), whose profile
+# must say so and whose replay's frame-time p50 must be within 10 %. Bad
+# input first (no root needed): a trace without frames, frames without
+# scheduler events, too few frames, an -o that cannot be written (exit 1,
+# nothing left); and perf script's default text (no pids) of a real
+# recording, whose processes are inferred and which gives a profile. Skips (77) without root or when the kernel refuses the BPF
 # programs. About 60 s (a round trip that misses is run once more: the
 # machine is shared).
 . tests/lib.sh
