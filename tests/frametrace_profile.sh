@@ -13,9 +13,10 @@
 # input first (no root needed): a trace without frames, frames without
 # scheduler events, too few frames, an -o that cannot be written (exit 1,
 # nothing left); and perf script's default text (no pids) of a real
-# recording, whose processes are inferred and which gives a profile. Skips (77) without root or when the kernel refuses the BPF
-# programs. About 60 s (a round trip that misses is run once more: the
-# machine is shared).
+# recording, whose processes are inferred and which gives a profile.
+# Skips (77) without root or when the kernel refuses the BPF programs.
+# About 70 s (a round trip that misses is run once more: the machine is
+# shared).
 . tests/lib.sh
 FT=$B/frametrace
 FB=$B/framebench
