@@ -26,6 +26,7 @@
 #include "fbprofile.h"		/* the workload profile parser (lib/) */
 #include "profile_fit.h"
 #include "profile_roles.h"
+#include "import.h"
 #include "profile_write.h"
 #include "test_frametrace.h"
 
@@ -572,6 +573,39 @@ static void test_pipelined(void **state)
 	done(f);
 }
 
+/* perf script text without pids whose frames name a process (a marker's
+ * tgid) that none of its tasks could be put in: the message says why,
+ * not "record the scheduler events" (they are there). */
+static void test_frames_process_unknown(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	size_t cap = 200 * 400, len = 0;
+	char *text = malloc(cap);
+
+	(void)state;
+	for (int i = 0; i < 150; i++) {
+		unsigned ms = 1000 + (unsigned)i * 16;
+
+		len += (size_t)snprintf(text + len, cap - len,
+			" game 5 [000] 1.%06u000: ftrace:print: buf=B|999|frame %d\n"
+			" game 5 [000] 1.%06u000: sched:sched_switch: prev_comm=game prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+			" <idle> 0 [000] 1.%06u000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=game next_pid=5 next_prio=120\n"
+			" game 5 [000] 1.%06u000: ftrace:print: buf=E|999\n"
+			" game 5 [000] 1.%06u000: ftrace:print: buf=C|999|frametime_us|%u\n",
+			ms, i, ms + 5, ms + 10, ms + 12, ms + 13, 15000 + (unsigned)(i % 7) * 500);
+	}
+	assert_true(ft_import_mem(text, len, "t.txt", FT_FMT_PERF, &f->t,
+				  f->err, sizeof(f->err)) >= 0);
+	free(text);
+	assert_true(f->t.nframes >= 100);
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "no task of the trace was found to be "
+				       "in process 999"));
+	assert_non_null(strstr(f->err, "the text has no pid column"));
+	done(f);
+}
+
 /* P wakes A, A wakes B, B wakes C, C wakes A again: a loop that does not
  * pass the presenter; then P is woken by its timer and presents. */
 static void test_cycle(void **state)
@@ -742,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_kthread_no_stage),
 		cmocka_unit_test(test_names_lost),
 		cmocka_unit_test(test_pipelined),
+		cmocka_unit_test(test_frames_process_unknown),
 		cmocka_unit_test(test_no_work),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_atomic_write),
