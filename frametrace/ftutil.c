@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ftutil.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -175,4 +176,11 @@ void ft_printable_inplace(char *s, size_t len)
 	ft_printable(s, tmp, len);
 	memcpy(s, tmp, strlen(tmp) + 1);
 	free(tmp);
+}
+
+void ft_refuse_same_file(const char *in, const char *out, const char *opt)
+{
+	if (out && strcmp(out, "-") && gs_same_file(in, out))
+		gs_die(EXIT_USAGE, "option %s: %s is the input %s: writing it would "
+		       "overwrite the input (give another file)", opt, out, in);
 }
