@@ -333,7 +333,11 @@ int fb_engine_start(struct fb_engine *e)
 	sh->t0 = gs_now_ns();
 	sh->measure_ns = sh->t0 + e->cfg->warmup_ns;
 	atomic_store(&sh->end_ns, sh->measure_ns + e->cfg->duration_ns);
-	atomic_store(&sh->input_last_ns, sh->t0);
+	/* a frame uses the latest input sample; without an input task there
+	 * is none (0), and no input-to-present figure: the start time here
+	 * made one that grew with the run */
+	if (e->p->periodic[FB_PER_INPUT].enabled)
+		atomic_store(&sh->input_last_ns, sh->t0);
 	atomic_store_explicit(&sh->go, 1, memory_order_release);
 	fb_futex_wake(&sh->go, INT_MAX);
 	return 0;

@@ -151,7 +151,9 @@ struct fb_shm {
 	struct fb_frame_slot slot[FB_SLOTS];
 	struct fb_chan chan[FB_MAX_STAGES];
 	_Atomic uint32_t pool_seq;	/* futex: idle workers sleep on it */
-	struct fb_batch batch[FB_MAX_STAGES];
+	/* [s]: stage s's fan-outs; [FB_MAX_STAGES + s]: its asynchronous
+	 * one, which may still run while [s] is used */
+	struct fb_batch batch[2 * FB_MAX_STAGES];
 	struct fb_svc svc[FB_MAX_SERVICES];
 	struct fb_mutex lock[FB_MAX_LOCKS];
 

@@ -107,11 +107,21 @@ static void walk_chain(const struct fb_profile *p, struct fb_chain *c,
 				     st->name, p->service[x->target].name,
 				     st->name,
 				     x->prob < 1 ? " (some frames)" : "");
+			} else if (x->kind == FB_STEP_FANOUT && x->async) {
+				LINK(1, st->process != 0, 1.0,
+				     "%s -> worker: fan-out of %u jobs, not "
+				     "waited for", st->name, x->jobs);
 			} else if (x->kind == FB_STEP_FANOUT) {
 				LINK(2, st->process != 0, x->prob,
 				     "%s -> worker -> %s: fan-out of %u jobs, fan-in%s",
 				     st->name, st->name, x->jobs,
 				     x->prob < 1 ? " (some frames)" : "");
+			} else if (x->kind == FB_STEP_JOIN) {
+				LINK(1, st->process != 0, 1.0,
+				     "worker -> %s: join, the fan-in of the "
+				     "jobs of %s frame", st->name,
+				     fb_stage_join_first(st) ? "the previous"
+							     : "this");
 			}
 		}
 		if (s < last)
@@ -140,6 +150,45 @@ void fb_plan_print_chain(FILE *f, const struct fb_profile *p)
 static void print_us(FILE *f, uint32_t ns)
 {
 	fprintf(f, "%.1f", ns / 1e3);
+}
+
+/* One step of one frame's plan, as --dump-plan lists it. */
+static void print_op(FILE *f, const struct fb_profile *p,
+		     const struct fb_stage *st, const struct fb_stage_plan *sp,
+		     const struct fb_op *op)
+{
+	switch (op->kind) {
+	case FB_STEP_WORK:
+		fputs(" work ", f);
+		print_us(f, op->ns);
+		break;
+	case FB_STEP_CALL:
+		fprintf(f, " call %s ", p->service[op->target].name);
+		print_us(f, op->ns);
+		break;
+	case FB_STEP_LOCK:
+		fprintf(f, " lock %s ", p->lock[op->target]);
+		print_us(f, op->ns);
+		break;
+	case FB_STEP_JOIN:
+		fputs(" join", f);
+		break;
+	default:
+		fputs(" fanout [", f);
+		for (unsigned j = 0; j < op->njobs; j++) {
+			if (j)
+				fputc(' ', f);
+			print_us(f, sp->job_ns[op->job0 + j]);
+			if (op->target >= 0) {
+				fputc('/', f);
+				print_us(f, sp->hold_ns[op->job0 + j]);
+			}
+		}
+		fputc(']', f);
+		if (st->step[op->step].async)
+			fputs(" async", f);
+		break;
+	}
 }
 
 void fb_plan_dump(FILE *f, const struct fb_profile *p, uint64_t seed,
@@ -207,38 +256,8 @@ void fb_plan_dump(FILE *f, const struct fb_profile *p, uint64_t seed,
 		for (unsigned s = 0; s < p->nstages; s++) {
 			fb_plan_stage(p, seed, fr, s, &sp);
 			fprintf(f, " | %s:", p->stage[s].name);
-			for (unsigned i = 0; i < sp.nops; i++) {
-				const struct fb_op *op = &sp.op[i];
-
-				switch (op->kind) {
-				case FB_STEP_WORK:
-					fputs(" work ", f);
-					print_us(f, op->ns);
-					break;
-				case FB_STEP_CALL:
-					fprintf(f, " call %s ",
-						p->service[op->target].name);
-					print_us(f, op->ns);
-					break;
-				case FB_STEP_LOCK:
-					fprintf(f, " lock %s ", p->lock[op->target]);
-					print_us(f, op->ns);
-					break;
-				default:
-					fputs(" fanout [", f);
-					for (unsigned j = 0; j < op->njobs; j++) {
-						if (j)
-							fputc(' ', f);
-						print_us(f, sp.job_ns[op->job0 + j]);
-						if (op->target >= 0) {
-							fputc('/', f);
-							print_us(f, sp.hold_ns[op->job0 + j]);
-						}
-					}
-					fputc(']', f);
-					break;
-				}
-			}
+			for (unsigned i = 0; i < sp.nops; i++)
+				print_op(f, p, &p->stage[s], &sp, &sp.op[i]);
 		}
 		fputc('\n', f);
 	}

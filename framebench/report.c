@@ -295,6 +295,8 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 			p->periodic[FB_PER_INPUT].enabled
 				? 1e9 / p->periodic[FB_PER_INPUT].period_ns
 				: 0);
+	else if (!p->periodic[FB_PER_INPUT].enabled)
+		fprintf(f, "input to present  none (the profile has no input task)\n");
 	if (p->periodic[FB_PER_AUDIO].enabled)
 		fprintf(f, "audio             %" PRIu64 " of %" PRIu64
 			   " periods missed the %.2f ms deadline (%" PRIu64

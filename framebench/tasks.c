@@ -74,7 +74,7 @@ static void run_job(const struct fb_engine *e, const struct fb_task *t,
 static void worker_loop(const struct fb_engine *e, const struct fb_task *t)
 {
 	struct fb_shm *sh = e->sh;
-	unsigned nb = e->p->nstages, start = t->idx % nb;
+	unsigned nb = 2 * e->p->nstages, start = t->idx % nb;
 	uint64_t slept_at = 0;
 	int slept = 0;
 
@@ -86,7 +86,9 @@ static void worker_loop(const struct fb_engine *e, const struct fb_task *t)
 		if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
 			return;
 		for (unsigned k = 0; k < nb && !took; k++) {
-			struct fb_batch *b = &sh->batch[(start + k) % nb];
+			unsigned i = (start + k) % nb;
+			struct fb_batch *b = &sh->batch[i < nb / 2 ? i
+						: FB_MAX_STAGES + i - nb / 2];
 			uint64_t w = atomic_load_explicit(&b->cursor,
 							  memory_order_acquire);
 
@@ -200,23 +202,20 @@ static int stage_call(const struct fb_engine *e, const struct fb_task *t,
 	return 0;
 }
 
-static int stage_fanout(const struct fb_engine *e, const struct fb_task *t,
-			const struct fb_op *op,
-			const struct fb_stage_plan *plan, uint64_t frame,
-			struct fb_frame_slot *slot)
+/* Issues op's jobs to the pool in batch b; *d0 gets the fan-in count
+ * that stage_join waits to see change. */
+static void fanout_issue(const struct fb_engine *e, struct fb_batch *b,
+			 const struct fb_op *op, const struct fb_stage_plan *plan,
+			 uint64_t frame, struct fb_frame_slot *slot, uint32_t *d0)
 {
 	struct fb_shm *sh = e->sh;
-	struct fb_batch *b = &sh->batch[t->idx];
 	unsigned n = op->njobs;
-	uint64_t slept_at = 0;
-	uint32_t d0;
-	int rc;
 
 	memcpy(b->job_ns, plan->job_ns + op->job0, n * sizeof(b->job_ns[0]));
 	memcpy(b->hold_ns, plan->hold_ns + op->job0, n * sizeof(b->hold_ns[0]));
 	b->lock = op->target;
 	b->frame = frame;
-	d0 = atomic_load_explicit(&b->done, memory_order_relaxed);
+	*d0 = atomic_load_explicit(&b->done, memory_order_relaxed);
 	atomic_store_explicit(&b->remaining, n, memory_order_relaxed);
 	atomic_store_explicit(&b->woke, 0, memory_order_relaxed);
 	b->gen = (b->gen + 1) & 0xffffff;
@@ -227,13 +226,61 @@ static int stage_fanout(const struct fb_engine *e, const struct fb_task *t,
 			      memory_order_release);
 	atomic_fetch_add_explicit(&sh->pool_seq, 1, memory_order_release);
 	fb_futex_wake(&sh->pool_seq, (int)n);
-	rc = fb_wait_while_eq(sh, &b->done, d0, &slept_at);
+}
+
+/* Waits for the fan-in of batch b (issued when its count was d0). */
+static int fanout_wait(const struct fb_engine *e, const struct fb_task *t,
+		       struct fb_batch *b, uint32_t d0,
+		       struct fb_frame_slot *slot)
+{
+	struct fb_shm *sh = e->sh;
+	uint64_t slept_at = 0;
+	int rc = fb_wait_while_eq(sh, &b->done, d0, &slept_at);
+
 	if (rc < 0)
 		return -1;
 	fb_chain_woke(slot, rc);
 	if (rc)
 		fb_note_wake(sh, tstat_of(e, t), b->done_wake_ns, slept_at,
 			     gs_now_ns());
+	return 0;
+}
+
+static int stage_fanout(const struct fb_engine *e, const struct fb_task *t,
+			const struct fb_op *op,
+			const struct fb_stage_plan *plan, uint64_t frame,
+			struct fb_frame_slot *slot)
+{
+	struct fb_batch *b = &e->sh->batch[t->idx];
+	uint32_t d0;
+
+	fanout_issue(e, b, op, plan, frame, slot, &d0);
+	return fanout_wait(e, t, b, d0, slot);
+}
+
+/* The stage's asynchronous fan-out and its join: the jobs run while the
+ * stage goes on, in this frame or (a join before the fan-out) into the
+ * next. */
+struct async_state {
+	bool pending;
+	uint32_t d0;
+};
+
+static int stage_async(const struct fb_engine *e, const struct fb_task *t,
+		       const struct fb_op *op, const struct fb_stage_plan *plan,
+		       uint64_t frame, struct fb_frame_slot *slot,
+		       struct async_state *as)
+{
+	struct fb_batch *b = &e->sh->batch[FB_MAX_STAGES + t->idx];
+
+	if (op->kind == FB_STEP_JOIN) {
+		if (!as->pending)	/* the first frame: nothing issued yet */
+			return 0;
+		as->pending = false;
+		return fanout_wait(e, t, b, as->d0, slot);
+	}
+	fanout_issue(e, b, op, plan, frame, slot, &as->d0);
+	as->pending = true;
 	return 0;
 }
 
@@ -324,6 +371,7 @@ static void stage_loop(const struct fb_engine *e, const struct fb_task *t)
 	struct fb_tstat *ts = tstat_of(e, t);
 	struct fb_stage_plan *plan = malloc(sizeof(*plan));
 	struct pstate ps = { 0 };
+	struct async_state as = { 0 };
 
 	if (!plan) {
 		fb_fail_run(sh, "out of memory in stage %s", p->stage[s].name);
@@ -387,8 +435,15 @@ static void stage_loop(const struct fb_engine *e, const struct fb_task *t)
 			case FB_STEP_CALL:
 				rc = stage_call(e, t, op, frame, slot);
 				break;
+			case FB_STEP_JOIN:
+				rc = stage_async(e, t, op, plan, frame, slot, &as);
+				break;
 			default:
-				rc = stage_fanout(e, t, op, plan, frame, slot);
+				rc = p->stage[s].step[op->step].async
+					     ? stage_async(e, t, op, plan, frame,
+							   slot, &as)
+					     : stage_fanout(e, t, op, plan, frame,
+							    slot);
 				break;
 			}
 		}

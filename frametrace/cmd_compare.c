@@ -47,8 +47,7 @@ static void load(struct side *s, const char *path, uint32_t pid,
 	rc = ft_load(path, &s->t, err, sizeof(err));
 	if (rc < 0)
 		gs_die(EXIT_USAGE, "%s", err);
-	if (rc > 0)
-		gs_warn("warning: %s", s->t.warning);
+	ft_load_warn(&s->t, rc);
 	if (ft_model_build(&s->m, &s->t))
 		gs_die(EXIT_RUNTIME, "out of memory building the timeline of %s", path);
 	rc = ft_pr_analyze(&s->a, &s->m, &o, err, sizeof(err));

@@ -97,8 +97,7 @@ int ft_cmd_import(int argc, char **argv)
 	}
 	if (rc < 0)
 		gs_die(EXIT_USAGE, "%s", err);
-	if (rc > 0)
-		gs_warn("warning: %s", t.warning);
+	ft_load_warn(&t, rc);
 	if (ft_trace_write(&t, out, err, sizeof(err))) {
 		ft_trace_free(&t);
 		gs_die(EXIT_RUNTIME, "%s", err);

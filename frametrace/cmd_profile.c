@@ -121,8 +121,7 @@ int ft_cmd_profile(int argc, char **argv)
 	rc = ft_load(argv[optind], &t, err, sizeof(err));
 	if (rc < 0)
 		gs_die(EXIT_USAGE, "%s", err);
-	if (rc > 0)
-		gs_warn("warning: %s", t.warning);
+	ft_load_warn(&t, rc);
 	if (ft_model_build(&m, &t))
 		gs_die(EXIT_RUNTIME, "out of memory building the timeline");
 	rc = ft_pr_analyze(&a, &m, &po, err, sizeof(err));

@@ -97,8 +97,7 @@ int ft_cmd_report(int argc, char **argv)
 	rc = ft_load(argv[optind], &t, err, sizeof(err));
 	if (rc < 0)
 		gs_die(EXIT_USAGE, "%s", err);
-	if (rc > 0)
-		gs_warn("warning: %s", t.warning);
+	ft_load_warn(&t, rc);
 	if (ft_report_build(&r, &t, &ro))
 		gs_die(EXIT_RUNTIME, "out of memory building the report");
 	if (json || !quiet) {

@@ -168,6 +168,7 @@ int ft_import_mem_opts(const char *buf, size_t len, const char *name,
 		return -1;
 	}
 	if (rc || nothing_usable(&im, err, errlen)) {
+		ft_map_free(&im.hint);
 		/* lib/mangohud.h's messages quote fields as they are */
 		ft_printable_inplace(err, errlen);
 		ft_trace_free(t);
@@ -184,13 +185,28 @@ int ft_import_mem_opts(const char *buf, size_t len, const char *name,
 		ft_meta_set(t, "irq_context", "%s", im.irq_known ? "flags" : "none");
 	if (im.bad_lines)
 		ft_meta_set(t, "skipped_lines", "%" PRIu64, im.bad_lines);
-	if (ft_trace_finish(t)) {
+	/* before finish: frames from present calls take their process from
+	 * their presenter's */
+	rc = fmt == FT_FMT_MANGOHUD || im.pid_lines ? 0
+						    : ft_import_infer_procs(&im);
+	ft_map_free(&im.hint);
+	if (rc || ft_trace_finish(t)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		ft_trace_free(t);
 		return -1;
 	}
 	note_skipped(&im, t);
 	return t->partial ? 1 : 0;
+}
+
+void ft_load_warn(const struct ft_trace *t, int rc)
+{
+	const char *procs = ft_meta_get(t, "processes");
+
+	if (rc > 0)
+		gs_warn("warning: %s", t->warning);
+	if (procs)
+		gs_warn("warning: %s", procs);
 }
 
 int ft_load_mem(const char *buf, size_t len, const char *name,

@@ -55,6 +55,11 @@ int ft_load_opts(const char *path, const struct ft_import_opts *o,
 int ft_load_mem(const char *buf, size_t len, const char *name,
 		struct ft_trace *t, char *err, size_t errlen);
 
+/* The warnings of a loaded trace on stderr: t->warning when rc > 0
+ * (partial data), and what was assumed of the tasks' processes (meta
+ * "processes", a text without pids). */
+void ft_load_warn(const struct ft_trace *t, int rc);
+
 /* Parses "sec.frac" into ns. 0 or -1. */
 int ft_parse_ts(const char *s, size_t len, uint64_t *ns);
 /* Kernel task-state text ("S", "R+", "D|K", "I") to state bits; *preempt

@@ -200,11 +200,11 @@ static bool known_ignored(const char *ev)
 {
 	static const char *const names[] = {
 		"sched_stat_wait", "sched_stat_sleep", "sched_stat_iowait",
-		"sched_stat_blocked", "sched_process_exec", "sched_process_free",
+		"sched_stat_blocked", "sched_process_free",
 		"sched_process_wait", "sched_kthread_stop", "sched_kthread_stop_ret",
 		"sched_wait_task", "sched_pi_setprio", "sched_move_numa",
 		"sched_swap_numa", "sched_wake_idle_without_ipi",
-		"task_newtask", "task_rename",
+		"task_rename",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -372,18 +372,65 @@ static void fork_line(struct line *l)
 	push(l->im, &l->e);
 }
 
+/* What a line says of tid's process, for a text without pids. */
+static void hint(struct ft_import *im, uint64_t tid, uint32_t bits)
+{
+	bool isnew;
+	uint32_t *h;
+
+	if (!tid || tid > UINT32_MAX)
+		return;
+	h = ft_map_put(&im->hint, tid, 0, &isnew);
+	if (!h)
+		im->oom = true;
+	else
+		*h |= bits;
+}
+
 static void exit_line(struct line *l)
 {
 	uint64_t tid;
+	char dead[8];
 
 	if (kv_u64(l->kv, l->n, "pid", &tid) || tid > UINT32_MAX) {
 		ft_import_bad(l->im, "sched_process_exit without pid");
 		return;
 	}
+	if (!kv_str(l->kv, l->n, "group_dead", dead, sizeof(dead)) &&
+	    (!strcmp(dead, "true") || !strcmp(dead, "1")))
+		hint(l->im, tid, FT_HINT_GROUP_DEAD);
 	l->e.type = FT_EV_EXIT;
 	l->e.tid = (uint32_t)tid;
 	l->e.arg = (uint32_t)l->h->pid;
 	push(l->im, &l->e);
+}
+
+/* sched_process_exec: the task leads its process from now on (pid is
+ * the process's id; old_pid differs when a thread other than the leader
+ * called exec, and that thread then takes the leader's tid). */
+static void exec_line(struct line *l)
+{
+	uint64_t pid;
+
+	if (!kv_u64(l->kv, l->n, "pid", &pid))
+		hint(l->im, pid, FT_HINT_LEADER);
+}
+
+/* task:task_newtask: clone_flags (hex) say whether the child is a
+ * thread (CLONE_THREAD, 0x10000) or a process. */
+static void newtask_line(struct line *l)
+{
+	uint64_t child;
+	char flags[24], *end;
+	unsigned long long f;
+
+	if (kv_u64(l->kv, l->n, "pid", &child) ||
+	    kv_str(l->kv, l->n, "clone_flags", flags, sizeof(flags)))
+		return;
+	f = strtoull(flags, &end, 16);
+	if (end == flags || *end)
+		return;
+	hint(l->im, child, (f & 0x10000) ? FT_HINT_THREAD : FT_HINT_PROCESS);
 }
 
 static void runtime_line(struct line *l)
@@ -418,6 +465,8 @@ static const struct {
 	{ "sched_migrate_task", migrate_line },
 	{ "sched_process_fork", fork_line },
 	{ "sched_process_exit", exit_line },
+	{ "sched_process_exec", exec_line },
+	{ "task_newtask", newtask_line },
 	{ "sched_stat_runtime", runtime_line },
 };
 
@@ -479,6 +528,8 @@ void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h)
 		return;
 	if (h->irq_known)
 		im->irq_known++;
+	if (h->pid)
+		im->pid_lines++;
 	if (h->comm[0] && h->tid)
 		name_task(im, h->tid, h->comm, (uint32_t)h->pid);
 	else if (h->pid && h->tid)

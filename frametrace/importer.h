@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftutil.h"
 #include "import.h"
 
 #define FT_IMPORT_LINE_MAX 4096
@@ -39,7 +40,16 @@ struct ft_import {
 	uint64_t presents;
 	uint64_t irq_known;	/* event lines with an irq-context column */
 	uint64_t mh_unusable;	/* MangoHud rows whose frame time is no frame */
+	/* what the text says of a task's process (tid -> FT_HINT_*), for a
+	 * text without pids (import_procs.c) */
+	struct ft_map hint;
+	uint64_t pid_lines;	/* event lines with a pid (tgid) column */
 };
+
+#define FT_HINT_THREAD 1	/* task_newtask with CLONE_THREAD */
+#define FT_HINT_PROCESS 2	/* task_newtask without it */
+#define FT_HINT_LEADER 4	/* exec'd: leads its process */
+#define FT_HINT_GROUP_DEAD 8	/* sched_process_exit group_dead=true */
 
 /* Counts a line that cannot be used; the first one is quoted with its
  * line number. */
@@ -103,6 +113,9 @@ void ft_import_event_line(struct ft_import *im, struct ft_text_hdr *h);
 /* The per-format importers: 0, or -1 with "name: what" in err. */
 int ft_import_text(struct ft_import *im, const char *buf, size_t len,
 		   char *err, size_t errlen);
+/* The processes of tasks the text gave no pid: import_procs.c. 0, or -1
+ * when memory runs out. */
+int ft_import_infer_procs(struct ft_import *im);
 int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		       char *err, size_t errlen);
 

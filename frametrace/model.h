@@ -151,6 +151,13 @@ void ft_model_cpu_range(const struct ft_model *m, uint16_t cpu, uint64_t a,
 			uint64_t b, size_t *lo, size_t *hi);
 /* The segment of tid covering time ts, or -1. */
 long ft_model_seg_at(const struct ft_model *m, uint32_t tid, uint64_t ts);
+/* In task s's segments (s->segs, in time order): how many start at or
+ * before ts (the last of them is at the result - 1), and the first that
+ * ends after ts (s->segs.n when none). */
+size_t ft_model_segs_started(const struct ft_model *m, const struct ft_tstat *s,
+			     uint64_t ts);
+size_t ft_model_seg_ending_after(const struct ft_model *m,
+				 const struct ft_tstat *s, uint64_t ts);
 /* Idle time of cpu within [a, b). */
 uint64_t ft_model_idle_in(const struct ft_model *m, uint16_t cpu, uint64_t a,
 			  uint64_t b);

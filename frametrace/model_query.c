@@ -44,23 +44,45 @@ void ft_model_cpu_range(const struct ft_model *m, uint16_t cpu, uint64_t a,
 	*hi = l;
 }
 
-long ft_model_seg_at(const struct ft_model *m, uint32_t tid, uint64_t ts)
+/* How many of s's segments start (by_end: end) at or before ts. */
+static size_t segs_upto(const struct ft_model *m, const struct ft_tstat *s,
+			uint64_t ts, bool by_end)
 {
-	const struct ft_tstat *s = ft_model_task(m, tid);
-	size_t l = 0, h;
+	size_t l = 0, h = s->segs.n;
 
-	if (!s || !s->segs.n)
-		return -1;
-	h = s->segs.n;
-	/* last segment starting at or before ts */
 	while (l < h) {
 		size_t mid = l + (h - l) / 2;
+		const struct ft_seg *g = &m->seg[s->segs.v[mid]];
 
-		if (m->seg[s->segs.v[mid]].start <= ts)
+		if ((by_end ? g->end : g->start) <= ts)
 			l = mid + 1;
 		else
 			h = mid;
 	}
+	return l;
+}
+
+size_t ft_model_segs_started(const struct ft_model *m, const struct ft_tstat *s,
+			     uint64_t ts)
+{
+	return segs_upto(m, s, ts, false);
+}
+
+size_t ft_model_seg_ending_after(const struct ft_model *m,
+				 const struct ft_tstat *s, uint64_t ts)
+{
+	return segs_upto(m, s, ts, true);
+}
+
+long ft_model_seg_at(const struct ft_model *m, uint32_t tid, uint64_t ts)
+{
+	const struct ft_tstat *s = ft_model_task(m, tid);
+	size_t l;
+
+	if (!s || !s->segs.n)
+		return -1;
+	/* the last segment starting at or before ts */
+	l = ft_model_segs_started(m, s, ts);
 	if (!l)
 		return -1;
 	l--;

@@ -9,7 +9,7 @@ FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/finish.c frametrace/marker.c frametrace/model.c frametrace/model_query.c \
 	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
 	frametrace/import.c frametrace/importer.c frametrace/import_text.c frametrace/import_perf.c \
-	frametrace/import_ftrace.c frametrace/import_events.c \
+	frametrace/import_ftrace.c frametrace/import_events.c frametrace/import_procs.c \
 	frametrace/import_mangohud.c frametrace/present.c \
 	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
 	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
@@ -25,7 +25,7 @@ FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.
 # parser (lib/fbprofile.c).
 FT_PROF_SRCS := frametrace/profile_fit.c frametrace/profile_sig.c \
 	frametrace/profile_roles.c frametrace/profile_side.c \
-	frametrace/profile_steps.c frametrace/profile_write.c frametrace/cmd_profile.c \
+	frametrace/profile_acts.c frametrace/profile_steps.c frametrace/profile_write.c frametrace/cmd_profile.c \
 	frametrace/cmd_compare.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
@@ -59,7 +59,7 @@ $(FT_LIB): $(FT_LIB_OBJS)
 # subject: reading traces, analysing them, and what is written for others.
 FT_TEST_HELPERS := $(BUILD)/tests/test_frametrace_helpers.o
 FT_UNIT_TESTS := test_frametrace_input test_frametrace_analysis \
-	test_frametrace_output
+	test_frametrace_output test_frametrace_procs
 TESTS += $(FT_UNIT_TESTS:%=$(BUILD)/tests/%)
 $(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 		$(FT_TEST_HELPERS) $(FT_LIB) $(LIBGS)

@@ -36,6 +36,31 @@ static uint32_t read_tgid(uint32_t tid)
 	return tgid;
 }
 
+/* PF_KTHREAD in /proc/PID/stat's flags (field 9): a kernel thread, which
+ * `profile` never gives a role. */
+static bool is_kthread(unsigned long pid)
+{
+	char path[64], buf[512], *rp;
+	unsigned long flags = 0;
+
+	snprintf(path, sizeof(path), "/proc/%lu/stat", pid);
+	if (gs_read_text(path, buf, sizeof(buf)) < 0)
+		return false;
+	/* "pid (comm) S ppid pgrp session tty tpgid flags": comm may hold ')' */
+	rp = strrchr(buf, ')');
+	if (!rp || sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return (flags & 0x00200000UL) != 0;
+}
+
+static void mark_kthread(struct ft_trace *t, uint32_t tid)
+{
+	struct ft_task_rec *r = ft_task_get_mut(t, tid);
+
+	if (r)
+		r->flags |= FT_TASK_KTHREAD;
+}
+
 int ft_proc_names(struct ft_trace *t, pid_t self)
 {
 	DIR *d = opendir("/proc");
@@ -50,9 +75,11 @@ int ft_proc_names(struct ft_trace *t, pid_t self)
 		struct dirent *te;
 		char *end;
 		unsigned long pid = strtoul(de->d_name, &end, 10);
+		bool kthread;
 
 		if (*end || !pid)
 			continue;
+		kthread = is_kthread(pid);
 		snprintf(path, sizeof(path), "/proc/%lu/task", pid);
 		td = opendir(path);
 		if (!td)
@@ -71,6 +98,8 @@ int ft_proc_names(struct ft_trace *t, pid_t self)
 				closedir(d);
 				return -1;
 			}
+			if (kthread)
+				mark_kthread(t, (uint32_t)tid);
 		}
 		closedir(td);
 	}
@@ -87,7 +116,11 @@ int ft_proc_name_one(struct ft_trace *t, uint32_t tid)
 	if (read_comm(path, comm, sizeof(comm)))
 		return -1;
 	tgid = read_tgid(tid);
-	return ft_task_set(t, tid, tgid, comm);
+	if (ft_task_set(t, tid, tgid, comm))
+		return -1;
+	if (is_kthread(tid))
+		mark_kthread(t, tid);
+	return 0;
 }
 
 void ft_proc_mark_recorder(struct ft_trace *t, pid_t self)

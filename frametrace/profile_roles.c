@@ -136,8 +136,8 @@ static unsigned pool_members(const struct ft_pr_analysis *a, const size_t *idx,
  * The job pool: two or more threads of one process with one name but for
  * a number (Wine's threads may all have the game's name), signalled by one
  * thread (the group's own or another) at least HANDOFF_PER_FRAME times a
- * frame in all and signalling it back (the fan-in); the members are those
- * it signals, itself left out; the busiest such group.
+ * frame in all and signalling it back (the fan-in) or nobody else; the
+ * members are those it signals, itself left out; the busiest such group.
  */
 static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 {
@@ -185,13 +185,28 @@ static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 				}
 			}
 		ft_map_free(&in);
+		/* the game's pool: another program's busier one (a glxgears
+		 * running beside a replay) is not */
+		if (caller >= 0 && a->m->task[idx[s]].pid != a->pid &&
+		    a->m->task[caller].pid != a->pid)
+			caller = -1;
 		if (caller >= 0 &&
 		    pool_members(a, idx, s, e, (size_t)caller, &cpu) >= 2) {
-			for (size_t k = s; k < e; k++)
-				if (idx[k] != (size_t)caller)
-					back += ft_pr_h(a, idx[k], (size_t)caller);
+			uint64_t others = 0;
+
+			for (size_t k = s; k < e; k++) {
+				if (idx[k] == (size_t)caller)
+					continue;
+				back += ft_pr_h(a, idx[k], (size_t)caller);
+				for (size_t j = g->out0[idx[k]]; j < g->out0[idx[k] + 1]; j++)
+					others += g->out[j].to != (size_t)caller ? g->out[j].n : 0;
+			}
+			/* the fan-in, or (an asynchronous fan-out, whose fan-in
+			 * wakes the caller only when it waits) no signal to
+			 * anyone else: not a stage handing frames on */
 			if ((double)in_best >= HANDOFF_PER_FRAME * (double)a->nf &&
-			    (double)back >= 0.2 * (double)a->nf && cpu > best_cpu) {
+			    ((double)back >= 0.2 * (double)a->nf ||
+			     (double)others < 0.2 * (double)a->nf) && cpu > best_cpu) {
 				best_cpu = cpu;
 				best_start = s;
 				best_e = e;
@@ -457,6 +472,41 @@ static void find_services(struct ft_pr_analysis *a, const struct graph *g)
 	}
 }
 
+static bool unnamed(const struct ft_pr_analysis *a, uint32_t tid)
+{
+	const struct ft_task_rec *r = ft_task_get(a->t, tid);
+
+	return !r || !r->comm[0];
+}
+
+/* The threads with a role must have names: a pool is told by its
+ * members' common name and every line names its thread. A trace whose
+ * task table was lost (a damaged file) has the threads and their tgids
+ * (from the events) but no names: every thread is "?", every process one
+ * pool. Refused rather than written as a profile of process "?". */
+static int roles_named(const struct ft_pr_analysis *a, char *err, size_t errlen)
+{
+	unsigned n = 0, bad = 0;
+
+	for (unsigned k = 0; k < a->nstages; k++, n++)
+		bad += unnamed(a, a->stage[k].tid);
+	for (unsigned k = 0; k < a->npool; k++, n++)
+		bad += unnamed(a, a->pool[k]);
+	for (unsigned k = 0; k < a->nsvc; k++, n++)
+		bad += unnamed(a, a->svc[k].tid);
+	if (!bad)
+		return 0;
+	snprintf(err, errlen,
+		 "the trace has no name for %u of the %u threads that would "
+		 "have a role%s (their task records are missing%s), so the "
+		 "stages, the pool and the services cannot be told apart",
+		 bad, n, unnamed(a, a->pid) ? ", nor for the game's process" : "",
+		 a->t->corrupt_events || a->t->corrupt_bytes
+			 ? ": the file is damaged"
+			 : "");
+	return -1;
+}
+
 int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
 	       const struct ft_pr_opts *o, char *err, size_t errlen)
 {
@@ -483,6 +533,7 @@ int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
 		uint64_t *pre;
 
 		a->th[ti].recorder = s->recorder || (r && (r->flags & FT_TASK_RECORDER));
+		a->th[ti].kthread = ft_task_kthread(a->t, s->tid);
 		a->th[ti].idx = -1;
 		pre = malloc((s->segs.n + 1) * sizeof(*pre));
 		if (!pre)
@@ -513,6 +564,8 @@ int ft_pr_analyze(struct ft_pr_analysis *a, const struct ft_model *m,
 	if ((rc = find_stages(a, &g, err, errlen)))
 		goto out;
 	find_services(a, &g);
+	if ((rc = roles_named(a, err, errlen)))
+		goto out;
 	if (ft_pr_find_periodic(a) || ft_pr_find_locks(a, u, nu) || ft_pr_name_roles(a) ||
 	    ft_pr_the_rest(a)) {
 		rc = -2;

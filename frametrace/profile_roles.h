@@ -39,13 +39,15 @@
 #define PR_NAME FB_NAME_MAX
 
 enum ft_pr_role { PR_NONE, PR_STAGE, PR_POOL, PR_SERVICE, PR_PERIODIC };
-enum ft_pr_step_kind { PR_WORK, PR_CALL, PR_FANOUT, PR_LOCK };
+enum ft_pr_step_kind { PR_WORK, PR_CALL, PR_FANOUT, PR_LOCK, PR_JOIN };
 enum { PR_PER_INPUT, PR_PER_AUDIO, PR_PER_NET, PR_PER_N };
 
 struct ft_pr_step {
 	enum ft_pr_step_kind kind;
 	int target;		/* call: service; lock: lock */
 	unsigned jobs;		/* fanout: pool threads that ran its jobs */
+	bool async;		/* fanout: its fan-in came in the stage's next
+				 * activation (its join) */
 	int lock;		/* fanout: lock its jobs take, -1 none */
 	struct ft_pf_sum sum;	/* the samples (ns) */
 	struct ft_pf_dist dist;	/* work, service work, work per job, hold */
@@ -124,6 +126,7 @@ struct ft_pr_thread {
 	int8_t idx;		/* stage, service or periodic index */
 	bool svc_cand;		/* answers its callers and nothing else */
 	bool recorder;
+	bool kthread;		/* a kernel thread: never a role */
 	uint64_t cpu;		/* CPU in the window, ns */
 	uint32_t irq_wakes, task_wakes; /* wake-ups received in the window */
 	uint64_t *pre;		/* CPU before each of its segments (lazy) */
@@ -206,6 +209,34 @@ struct ft_pr_fxu {
 	uint8_t wait, wake;
 };
 
+/* A stage's activations (profile_acts.c): per activation its key ('F'
+ * fan-out, 'a' + service a call, 'A' an asynchronous fan-out, 'J' its
+ * join), whether the sequence was cut, where its values start in val
+ * (works[ntok + 1], samples[ntok], jobs[ntok]) and its CPU. */
+struct act {
+	char key[PR_MAX_TOKENS + 1];
+	uint8_t ntok;
+	bool trunc;		/* more calls and fan-outs than PR_MAX_TOKENS */
+	size_t off;
+	uint64_t cpu;
+};
+
+struct acts {
+	struct act *v;
+	size_t n, cap;
+	double *val;
+	size_t nval, valcap;
+};
+
+/* The activation boundaries of stage k: its hand-offs to the next stage,
+ * or the presents (NULL: memory). */
+uint64_t *ft_pr_boundaries(struct ft_pr_analysis *a, unsigned k, size_t *nb);
+/* The activations of stage xi (next: the next stage's index, or -1)
+ * between the boundaries b into s, and in *mi the indices of the *nm with
+ * the most common key. 0, or -1 when memory runs out. */
+int ft_pr_collect(struct ft_pr_analysis *a, size_t xi, size_t next,
+		  const uint64_t *b, size_t nb, struct acts *s, size_t **mi,
+		  size_t *nm);
 int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen);
 int ft_pr_find_presenter(struct ft_pr_analysis *a, char *err, size_t errlen);
 /* Every futex address with its users, sorted by address (NULL: memory). */
@@ -213,12 +244,14 @@ struct ft_pr_fxu *ft_pr_futex_users(const struct ft_model *m, size_t *n);
 /* The address of u[first] is a lock: a task both waits on and wakes it. */
 bool ft_pr_fxu_is_lock(const struct ft_pr_fxu *u, size_t n, size_t first);
 int ft_pr_build_signals(struct ft_pr_analysis *a, struct ft_pr_fxu *u, size_t nu);
-/* A task that may have a role: not idle, not the recorder, ran. (Inline:
+/* A task that may have a role: not idle, not the recorder, not a kernel
+ * thread (the game's threads wake rcu_preempt and kworkers), ran. (Inline:
  * profile_roles.c and profile_side.c both ask, and neither calls the
  * other back.) */
 static inline bool ft_pr_usable(const struct ft_pr_analysis *a, size_t ti)
 {
-	return a->m->task[ti].tid && !a->th[ti].recorder && a->th[ti].cpu;
+	return a->m->task[ti].tid && !a->th[ti].recorder &&
+	       !a->th[ti].kthread && a->th[ti].cpu;
 }
 int ft_pr_find_periodic(struct ft_pr_analysis *a);
 int ft_pr_find_locks(struct ft_pr_analysis *a, const struct ft_pr_fxu *u, size_t nu);

@@ -172,6 +172,16 @@ int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen)
 			 "events with them");
 		return -1;
 	}
+	if (n && !sched && ft_meta_get(t, "processes")) {
+		/* the events are there; their process was not told */
+		snprintf(err, errlen,
+			 "no task of the trace was found to be in process %u, "
+			 "whose frames it holds: the text has no pid column "
+			 "(perf script -F comm,pid,tid,cpu,time,event,trace "
+			 "keeps the pids; --pid chooses a process by the pid "
+			 "the report shows)", pid);
+		return -1;
+	}
 	if (n && !sched) {
 		snprintf(err, errlen,
 			 "the trace has no scheduling events of process %u, "

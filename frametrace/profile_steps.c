@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The steps of each stage (profile_roles.h). A stage's time is cut into
- * one activation per frame: between its hand-offs to the next stage, or
- * for the presenter (and a stage whose hand-offs the trace mostly lacks)
- * between presents. Inside an activation the stage's signals to a
- * service are calls and those to the pool fan-outs, in the order seen;
- * the CPU it used between them is work. The sequence most activations
- * share becomes the stage's steps, each a distribution fitted to its
- * samples; works are then scaled so the stage's mean CPU per frame over
- * every activation is kept, the pool's and each service's likewise.
+ * The steps of each stage (profile_roles.h). A stage's activations, one
+ * per frame, and their most common sequence of calls, fan-outs and joins
+ * come from profile_acts.c; each step becomes a distribution fitted to
+ * its samples; works are then scaled so the stage's mean CPU per frame
+ * over every activation is kept, the pool's and each service's likewise.
  */
 #include "profile_roles.h"
 
@@ -18,226 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MERGE_NS 10000		/* hand-offs closer than this: one */
-#define JOB_MIN_NS 2000		/* a pool thread that ran a job */
-
-struct act {
-	char key[PR_MAX_TOKENS + 1];	/* 'F' fan-out, 'a' + service: a call */
-	uint8_t ntok;
-	bool trunc;		/* more calls and fan-outs than PR_MAX_TOKENS */
-	size_t off;		/* works[ntok + 1], samples[ntok], jobs[ntok] */
-	uint64_t cpu;
-};
-
-struct acts {
-	struct act *v;
-	size_t n, cap;
-	double *val;
-	size_t nval, valcap;
-};
-
-static int push_val(struct acts *s, double x)
-{
-	if (ft_grow((void **)&s->val, &s->valcap, s->nval + 1, sizeof(double)))
-		return -1;
-	s->val[s->nval++] = x;
-	return 0;
-}
-
-/* The reply to a call or fan-out of stage xi at t: the first signal back
- * from the service (svc >= 0) or from a pool thread, up to end. */
-static uint64_t reply_time(const struct ft_pr_analysis *a, size_t xi, int svc,
-			   uint64_t t, uint64_t end)
-{
-	uint64_t best = end;
-
-	for (unsigned p = 0; p < (svc >= 0 ? 1u : a->npool); p++) {
-		long si = ft_pr_index(a, svc >= 0 ? a->svc[svc].tid : a->pool[p]);
-
-		if (si < 0)
-			continue;
-		for (size_t j = ft_pr_sig_from(a, (size_t)si, t + 1);
-		     j < a->th[si].sig0 + a->th[si].nsig && a->sig[j].ts <= best; j++)
-			if (a->sig[j].to == xi) {
-				best = a->sig[j].ts;
-				break;
-			}
-	}
-	return best;
-}
-
-/* One activation (lo, hi] of stage xi into s. */
-static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
-		      uint64_t lo, uint64_t hi, struct acts *s)
-{
-	uint64_t t[PR_MAX_TOKENS + 1];
-	double njobs[PR_MAX_TOKENS];
-	char key[PR_MAX_TOKENS + 1];
-	int tsvc[PR_MAX_TOKENS];
-	unsigned n = 0;
-	struct act *ac;
-	size_t end = a->th[xi].sig0 + a->th[xi].nsig;
-	char last = 0;
-	uint64_t last_ts = 0;
-
-	for (size_t j = ft_pr_sig_from(a, xi, lo + 1); j < end && a->sig[j].ts < hi; j++) {
-		const struct ft_pr_sig *g = &a->sig[j];
-		const struct ft_pr_thread *to = &a->th[g->to];
-		char k;
-
-		if (g->to == next)
-			continue;
-		if (to->role == PR_SERVICE)
-			k = (char)('a' + to->idx);
-		else if (to->role == PR_POOL)
-			k = 'F';
-		else
-			continue;
-		/* more signals to the same before it answered: one step (a
-		 * futex wake's wake-ups, a pool woken thread by thread) */
-		if (k == last &&
-		    reply_time(a, xi, k == 'F' ? -1 : k - 'a', last_ts, g->ts) >= g->ts)
-			continue;
-		last = k;
-		last_ts = g->ts;
-		if (n == PR_MAX_TOKENS) {
-			n++;	/* marks the cut; the rest is work of the last */
-			break;
-		}
-		key[n] = k;
-		tsvc[n] = k == 'F' ? -1 : k - 'a';
-		t[n++] = g->ts;
-	}
-	if (ft_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)))
-		return -1;
-	ac = &s->v[s->n++];
-	memset(ac, 0, sizeof(*ac));
-	if (n > PR_MAX_TOKENS) {
-		n = PR_MAX_TOKENS;
-		ac->trunc = true;
-	}
-	memcpy(ac->key, key, n);
-	ac->key[n] = '\0';
-	ac->ntok = (uint8_t)n;
-	ac->off = s->nval;
-	ac->cpu = ft_pr_cpu_in(a, xi, lo, hi);
-	for (unsigned j = 0; j <= n; j++)
-		if (push_val(s, (double)ft_pr_cpu_in(a, xi, j ? t[j - 1] : lo,
-						  j < n ? t[j] : hi)))
-			return -1;
-	for (unsigned j = 0; j < n; j++) {
-		uint64_t e = j + 1 < n ? t[j + 1] : hi;
-		uint64_t r = reply_time(a, xi, tsvc[j], t[j], e);
-		double work = 0, jobs = 0;
-
-		if (tsvc[j] >= 0) {
-			long si = ft_pr_index(a, a->svc[tsvc[j]].tid);
-
-			work = si < 0 ? 0 : (double)ft_pr_cpu_in(a, (size_t)si, t[j], r);
-			jobs = 1;
-		} else {
-			for (unsigned p = 0; p < a->npool; p++) {
-				long pi = ft_pr_index(a, a->pool[p]);
-				uint64_t c = pi < 0 ? 0 : ft_pr_cpu_in(a, (size_t)pi, t[j], r);
-
-				if (c >= JOB_MIN_NS) {
-					work += (double)c;
-					jobs++;
-				}
-			}
-			if (!jobs)
-				jobs = 1;
-		}
-		/* the kernel's part of a step: from the signal to the sleep
-		 * that waits for the answer */
-		{
-			long sg = ft_model_seg_at(a->m, a->m->task[xi].tid, t[j]);
-
-			if (sg >= 0 && a->m->seg[sg].out_state &&
-			    a->m->seg[sg].out_state != 'R' && a->m->seg[sg].end < e) {
-				a->tail_sum += (double)(a->m->seg[sg].end - t[j]);
-				a->tail_n++;
-			}
-		}
-		if (push_val(s, work))
-			return -1;
-		njobs[j] = jobs;
-	}
-	for (unsigned j = 0; j < n; j++)
-		if (push_val(s, njobs[j]))
-			return -1;
-	return 0;
-}
-
-/* The activation boundaries of stage k: its hand-offs to the next stage,
- * or the presents. */
-static uint64_t *boundaries(struct ft_pr_analysis *a, unsigned k, size_t *nb)
-{
-	struct ft_pr_stage *st = &a->stage[k];
-	size_t xi = (size_t)ft_pr_index(a, st->tid), n = 0;
-	uint64_t *b = malloc((a->th[xi].nsig + a->nf + 2) * sizeof(*b));
-
-	if (!b)
-		return NULL;
-	if (k + 1 < a->nstages) {
-		size_t next = (size_t)ft_pr_index(a, a->stage[k + 1].tid);
-		size_t end = a->th[xi].sig0 + a->th[xi].nsig;
-
-		for (size_t j = ft_pr_sig_from(a, xi, a->wa); j < end && a->sig[j].ts <= a->wb; j++)
-			if (a->sig[j].to == next &&
-			    (!n || a->sig[j].ts - b[n - 1] > MERGE_NS))
-				b[n++] = a->sig[j].ts;
-		if ((double)n >= 0.8 * (double)a->nf) {
-			*nb = n;
-			return b;
-		}
-		st->by_presents = true;
-	}
-	n = 0;
-	b[n++] = a->wa;
-	for (size_t f = 0; f < a->nf; f++)
-		b[n++] = a->t->frames[a->fidx[f]].present_ns;
-	*nb = n;
-	return b;
-}
-
-static const struct acts *sort_s;
-
-static int by_key(const void *x, const void *y)
-{
-	return strcmp(sort_s->v[*(const size_t *)x].key,
-		      sort_s->v[*(const size_t *)y].key);
-}
-
-/* The indices of the activations with the most common sequence. */
-static size_t *mode_of(const struct acts *s, size_t *nm)
-{
-	size_t *idx = malloc((s->n ? s->n : 1) * sizeof(size_t));
-	size_t best = 0, bn = 0;
-
-	if (!idx)
-		return NULL;
-	for (size_t i = 0; i < s->n; i++)
-		idx[i] = i;
-	sort_s = s;
-	qsort(idx, s->n, sizeof(size_t), by_key);
-	for (size_t i = 0; i < s->n;) {
-		size_t e = i + 1;
-
-		while (e < s->n && !strcmp(s->v[idx[i]].key, s->v[idx[e]].key))
-			e++;
-		if (e - i > bn || (e - i == bn &&
-				   strlen(s->v[idx[i]].key) > strlen(s->v[idx[best]].key))) {
-			bn = e - i;
-			best = i;
-		}
-		i = e;
-	}
-	memmove(idx, idx + best, bn * sizeof(size_t));
-	*nm = bn;
-	return idx;
-}
 
 static int fit_at(const struct acts *s, const size_t *mi, size_t nm,
 		  size_t pos, struct ft_pf_sum *sum, struct ft_pf_dist *d)
@@ -257,13 +33,37 @@ static int fit_at(const struct acts *s, const size_t *mi, size_t nm,
 	return 0;
 }
 
+/* framebench takes one asynchronous fan-out and one join per stage: a
+ * common sequence with another count keeps its fan-outs synchronous and
+ * its joins as nothing (a work of 0 between two works). */
+static void pair_async(struct ft_pr_stage *st)
+{
+	unsigned na = 0, nj = 0;
+
+	for (unsigned j = 0; j < st->nsteps; j++) {
+		na += st->step[j].async;
+		nj += st->step[j].kind == PR_JOIN;
+	}
+	if (na == 1 && nj == 1)
+		return;
+	for (unsigned j = 0; j < st->nsteps; j++) {
+		struct ft_pr_step *x = &st->step[j];
+
+		x->async = false;
+		if (x->kind == PR_JOIN) {
+			x->kind = PR_WORK;
+			memset(&x->dist, 0, sizeof(x->dist));
+		}
+	}
+}
+
 static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 {
 	struct ft_pr_stage *st = &a->stage[k];
 	size_t xi = (size_t)ft_pr_index(a, st->tid), nb = 0, nm = 0;
 	size_t next = k + 1 < a->nstages ? (size_t)ft_pr_index(a, a->stage[k + 1].tid) : (size_t)-1;
 	struct acts s = { 0 };
-	uint64_t *b = boundaries(a, k, &nb);
+	uint64_t *b = ft_pr_boundaries(a, k, &nb);
 	size_t *mi = NULL;
 	double *cpu = NULL, sum_means = 0;
 	const struct act *m0;
@@ -271,9 +71,8 @@ static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 
 	if (!b)
 		return -1;
-	for (size_t i = 1; i < nb; i++)
-		if (activation(a, xi, next, b[i - 1], b[i], &s))
-			goto out;
+	if (ft_pr_collect(a, xi, next, b, nb, &s, &mi, &nm))
+		goto out;
 	st->nact = s.n;
 	cpu = malloc((s.n ? s.n : 1) * sizeof(double));
 	if (!cpu)
@@ -285,7 +84,7 @@ static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 		if (s.v[i].trunc)
 			st->truncated = true;
 	}
-	if (ft_pf_summarize(cpu, s.n, &st->cpu) || !(mi = mode_of(&s, &nm)))
+	if (ft_pf_summarize(cpu, s.n, &st->cpu))
 		goto out;
 	st->nmode = nm;
 	if (!nm) {
@@ -309,7 +108,10 @@ static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 			struct ft_pf_sum js;
 			struct ft_pf_dist jd;
 
-			c.kind = m0->key[j] == 'F' ? PR_FANOUT : PR_CALL;
+			c.kind = m0->key[j] == 'F' || m0->key[j] == 'A' ? PR_FANOUT
+				 : m0->key[j] == 'J'			 ? PR_JOIN
+									 : PR_CALL;
+			c.async = m0->key[j] == 'A';
 			c.target = c.kind == PR_CALL ? m0->key[j] - 'a' : -1;
 			if (fit_at(&s, mi, nm, soff, &c.sum, &c.dist) ||
 			    fit_at(&s, mi, nm, joff, &js, &jd))
@@ -327,6 +129,7 @@ static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 			st->step[st->nsteps++] = c;
 		}
 	}
+	pair_async(st);
 	st->scale = sum_means > 0 ? st->cpu.mean / sum_means : 1;
 	for (unsigned j = 0; j < st->nsteps; j++)
 		if (st->step[j].kind == PR_WORK)
@@ -654,8 +457,11 @@ static void step_cost(struct ft_pr_analysis *a)
 			for (unsigned j = 1; j < st->nsteps; j++) {
 				double m = ft_pf_dist_mean(&st->step[j].dist);
 
+				/* after an asynchronous fan-out the stage
+				 * goes on with real work */
 				if (st->step[j].kind != PR_WORK ||
-				    st->step[j - 1].kind == PR_WORK || (gap >= 0 && m >= gap))
+				    st->step[j - 1].kind == PR_WORK ||
+				    st->step[j - 1].async || (gap >= 0 && m >= gap))
 					continue;
 				gap = m;
 				snprintf(where, sizeof(where), "stage %s, work %u",
@@ -716,7 +522,10 @@ int ft_pr_steps(struct ft_pr_analysis *a, char *err, size_t errlen)
 		for (unsigned j = 0; j < st->nsteps; j++) {
 			const struct ft_pr_step *s = &st->step[j];
 
-			if (s->kind == PR_CALL || s->kind == PR_FANOUT) {
+			if (s->kind == PR_JOIN || s->async) {
+				a->chain_wakeups += 1;	/* the fan-in, the fan-out */
+				work |= s->async;
+			} else if (s->kind == PR_CALL || s->kind == PR_FANOUT) {
 				a->chain_wakeups += 2;
 				work = true;
 			} else if (ft_pf_dist_mean(&s->dist) >= 500) {

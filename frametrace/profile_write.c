@@ -382,12 +382,18 @@ static void stage(struct buf *b, const struct ft_pr_analysis *a, unsigned k)
 				snprintf(lock, sizeof(lock), " lock=%s hold=%s",
 					 a->lock[s->lock].name,
 					 dist(y, sizeof(y), &s->hold));
-			out(b, "  fanout %u %s%s # pool threads that ran it (p90); "
-			    "the pool's CPU in it %s\n", s->jobs,
+			out(b, "  fanout %u %s%s%s # pool threads that ran it (p90); "
+			    "the pool's CPU in it %s%s\n", s->jobs,
 			    dist(x, sizeof(x), &s->dist), lock,
-			    pcts(z, sizeof(z), &s->sum));
+			    s->async ? " async" : "", pcts(z, sizeof(z), &s->sum),
+			    s->async ? "; its fan-in came in the stage's next "
+				       "activation" : "");
 			break;
 		}
+		case PR_JOIN:
+			out(b, "  join                              # the fan-in of "
+			    "the previous activation's asynchronous fan-out\n");
+			break;
 		case PR_LOCK:
 			out(b, "  lock   %s %s\n", a->lock[s->target].name,
 			    dist(x, sizeof(x), &s->dist));

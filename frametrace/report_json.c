@@ -128,6 +128,10 @@ static void json_head(struct gs_jw *w, const struct ft_report *r)
 	else
 		gs_jw_null(w, "warning");
 	gs_jw_str(w, "runtime_source", r->m.runtime_source);
+	if (ft_meta_get(t, "processes"))
+		gs_jw_str(w, "processes_inferred", ft_meta_get(t, "processes"));
+	else
+		gs_jw_null(w, "processes_inferred");
 }
 
 /* each task's figures, in the report's order */

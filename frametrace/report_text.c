@@ -94,6 +94,8 @@ static void print_header(FILE *f, const struct ft_report *r)
 	print_steal(f, t);
 	if (t->partial)
 		fprintf(f, "warning: partial data: %s\n", t->warning);
+	if (ft_meta_get(t, "processes"))
+		fprintf(f, "processes: %s\n", ft_meta_get(t, "processes"));
 	if (ft_meta_get(t, "trigger"))
 		fprintf(f, "capture: %s\n", trig);
 }

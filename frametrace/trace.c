@@ -147,6 +147,40 @@ uint32_t ft_task_pid(const struct ft_trace *t, uint32_t tid)
 	return r ? r->pid : 0;
 }
 
+bool ft_task_kthread(const struct ft_trace *t, uint32_t tid)
+{
+	static const char *const names[] = {
+		"kthreadd", "rcu_", "kswapd", "kcompactd", "khugepaged", "ksmd",
+		"kdamond", "oom_reaper", "kauditd", "khungtaskd", "kthrotld",
+		"kblockd", "kintegrityd", "watchdogd", "kdevtmpfs", "jbd2/",
+		"scsi_eh_", "scsi_tmf_",
+	};
+	const struct ft_task_rec *r = ft_task_get(t, tid);
+	const char *c, *p;
+
+	if (!r)
+		return false;
+	if (r->flags & FT_TASK_KTHREAD)
+		return true;
+	c = r->comm;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(c, names[i], strlen(names[i])))
+			return true;
+	/* kworker/0:1, kworker/u8:2, ksoftirqd/0, migration/1, irq/24-nvme:
+	 * a user's thread may hold a '/' ("IPC I/O Parent"), not after a
+	 * lowercase word and before a digit */
+	for (p = c; (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '_';
+	     p++)
+		;
+	if (p == c || *p != '/')
+		return false;
+	p++;
+	if (*p == 'u')
+		p++;
+	return *p >= '0' && *p <= '9';
+}
+
 void ft_meta_set(struct ft_trace *t, const char *key, const char *fmt, ...)
 {
 	char buf[1024];

@@ -24,6 +24,7 @@ struct ft_task_rec {
 };
 
 #define FT_TASK_RECORDER 1	/* the recorder's own threads */
+#define FT_TASK_KTHREAD 2	/* a kernel thread: kthreadd or its child */
 
 /* One presented frame. 48 bytes. */
 struct ft_frame {
@@ -77,6 +78,7 @@ struct ft_trace {
 				  * CPU even after the repair (finish.h) */
 	bool finished;		/* ft_trace_finish ran */
 	bool partial;		/* file cut short or corrupted: partial data */
+	uint32_t problems;	/* problems the reader found (warning: the first) */
 	char warning[512];	/* first problem found, "file: offset N: ..." */
 };
 
@@ -98,6 +100,11 @@ struct ft_task_rec *ft_task_get_mut(struct ft_trace *t, uint32_t tid);
 /* Name for printing: comm, "<idle>" for tid 0, or "?". */
 const char *ft_task_comm(const struct ft_trace *t, uint32_t tid);
 uint32_t ft_task_pid(const struct ft_trace *t, uint32_t tid);
+/* A kernel thread, from what the trace holds: FT_TASK_KTHREAD (kthreadd
+ * and its children, in a recording or an import that saw the fork), or a
+ * name only the kernel gives (kthreadd, rcu_*, kworker/N, ksoftirqd/N
+ * and the like: a lowercase name, '/', a digit). */
+bool ft_task_kthread(const struct ft_trace *t, uint32_t tid);
 
 void ft_meta_set(struct ft_trace *t, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

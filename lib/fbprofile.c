@@ -463,6 +463,11 @@ static int parse_step(struct pctx *c, char **tok, int ntok)
 		if (parse_dist(tok[2], &s->work))
 			return fail(c, dist_what, tok[2]);
 		first_opt = 3;
+	} else if (!strcmp(tok[0], "join")) {
+		s->kind = FB_STEP_JOIN;
+		if (ntok > 1)
+			return fail(c, "end of line after 'join'", tok[1]);
+		first_opt = 1;
 	} else {	/* lock */
 		s->kind = FB_STEP_LOCK;
 		if (ntok < 2)
@@ -479,9 +484,13 @@ static int parse_step(struct pctx *c, char **tok, int ntok)
 	for (i = first_opt; i < ntok; i++) {
 		char *key = tok[i], *v = opt_value(tok[i]);
 		const char *opts = s->kind == FB_STEP_FANOUT
-					   ? "p=, lock= or hold="
+					   ? "p=, lock=, hold= or async"
 					   : "p=PROBABILITY";
 
+		if (!v && s->kind == FB_STEP_FANOUT && !strcmp(key, "async")) {
+			s->async = true;
+			continue;
+		}
 		if (!v || !*v)
 			return fail(c, opts, key);
 		if (!strcmp(key, "p")) {
@@ -665,14 +674,15 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 	} else if (!strcmp(kw, "stage")) {
 		return stage_line(c, tok, ntok);
 	} else if (!strcmp(kw, "work") || !strcmp(kw, "call") ||
-		   !strcmp(kw, "fanout") || !strcmp(kw, "lock")) {
+		   !strcmp(kw, "fanout") || !strcmp(kw, "lock") ||
+		   !strcmp(kw, "join")) {
 		return parse_step(c, tok, ntok);
 	} else {
 		return fail(c,
 			    "a keyword (name, description, fps, "
 			    "frames-in-flight, workers, comm, process, mutex, "
 			    "service, input, audio, net, stage, work, call, "
-			    "fanout, lock)",
+			    "fanout, lock, join)",
 			    kw);
 	}
 	return 0;
@@ -777,6 +787,9 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 			 source, c.line ? c.line : 1);
 		return -1;
 	}
+	for (unsigned k = 0; k < p->nstages; k++)
+		if (fb_stage_check_async(&p->stage[k], source, err, errlen))
+			return -1;
 	if (!c.have_name) {
 		const char *base = strrchr(source, '/');
 

@@ -41,7 +41,8 @@ struct fb_dist {
 	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b */
 };
 
-enum fb_step_kind { FB_STEP_WORK, FB_STEP_CALL, FB_STEP_FANOUT, FB_STEP_LOCK };
+enum fb_step_kind { FB_STEP_WORK, FB_STEP_CALL, FB_STEP_FANOUT, FB_STEP_LOCK,
+		    FB_STEP_JOIN };
 
 struct fb_step {
 	enum fb_step_kind kind;
@@ -50,6 +51,8 @@ struct fb_step {
 				 * the jobs take (-1 none) */
 	struct fb_dist hold;	/* fanout with lock=: hold time per job */
 	unsigned jobs;		/* fanout */
+	bool async;		/* fanout: not waited for; the stage's join
+				 * step waits (fbprofile_join.c) */
 	double prob;		/* the step happens with this probability per frame */
 	int line;
 };
@@ -118,6 +121,17 @@ extern const char *const fb_periodic_names[FB_PER_N];
  */
 int fb_profile_parse(const char *text, size_t len, const char *source,
 		     struct fb_profile *p, char *err, size_t errlen);
+
+/*
+ * A stage's asynchronous fan-out and its join (fbprofile_join.c): one of
+ * each or neither, without p=. Returns 0, or -1 with
+ * "<source>:<line>: expected ..." in err.
+ */
+int fb_stage_check_async(const struct fb_stage *st, const char *source,
+			 char *err, size_t errlen);
+/* Whether the stage's join comes before its asynchronous fan-out: it then
+ * waits for the jobs of the stage's previous frame. */
+bool fb_stage_join_first(const struct fb_stage *st);
 
 /* Reads and parses a file. */
 int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,

@@ -72,6 +72,18 @@ for p in proton unreal esports strategy; do
 	grep -q "^game CPU  *[0-9.]* s in" "$T/$p.out" || fail "$p: no game CPU line"
 done
 
+# a profile without an input task has no input-to-present figure: it was
+# measured from the program's start (p50 3 432 ms in a replay) and taken
+# by gamesuite as input_latency_p99_ms
+printf 'name noinput\nfps 0\nstage game\n  work 200us\n' >"$T/noinput.profile"
+"$FB" --profile "$T/noinput.profile" --duration 500ms --warmup 100ms \
+	--json "$T/ni.json" >"$T/ni.out" 2>"$T/ni.err" || fail "no input: exit $?: $(cat "$T/ni.err")"
+grep -qx "input to present  none (the profile has no input task)" "$T/ni.out" ||
+	fail "no input: $(grep '^input to present' "$T/ni.out")"
+[ "$("$J" "$T/ni.json" input_latency_ms.count)" = 0 ] &&
+	[ "$("$J" "$T/ni.json" input_latency_ms.p99)" = null ] ||
+	fail "no input: input_latency_ms is $("$J" "$T/ni.json" input_latency_ms.count) / $("$J" "$T/ni.json" input_latency_ms.p99)"
+
 # background load, trace markers, a disturbance; nothing left behind
 "$FB" --profile proton --duration 2s --warmup 300ms --bg hogs:1 --bg compile:1 \
 	--bg browser:1 --trace-markers --disturb 1s:100ms:1 \

@@ -140,6 +140,14 @@ n=$("$FT" info "$T/p.ftr" | awk '/^events:/ { print $2 }')
 [ "$($JG "$T/flip.json" events)" -ge $((n - 1024)) ] || fail "flipped byte lost more than one chunk"
 "$FT" report "$T/flip.ftr" 2>/dev/null | grep -q "1024 lost to damage in the file" ||
 	fail "the report does not say how many events were lost"
+# two damaged chunks: the warning names the first and counts them all
+# (it said "1024 records skipped" of a file that had lost 113 664)
+cp "$T/flip.ftr" "$T/flip2.ftr"
+printf '\377\377\377\377' | dd of="$T/flip2.ftr" bs=1 seek=$((20000 + 3 * 32792)) conv=notrunc 2>/dev/null
+expect 0 "2 problems in all: 2048 events lost to damage" report "$T/flip2.ftr"
+"$FT" report --json "$T/flip2.ftr" >"$T/flip2.json" 2>/dev/null
+[ "$("$JG" "$T/flip2.json" corrupted_events)" = 2048 ] ||
+	fail "two flipped chunks: corrupted_events is not 2048"
 printf 'GSFTRACE\011\000\000\000' >"$T/v9.ftr"
 head -c 60 /dev/zero >>"$T/v9.ftr"
 expect 2 "unsupported trace file version 9" info "$T/v9.ftr"

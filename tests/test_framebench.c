@@ -133,7 +133,8 @@ static void test_parse_errors(void **state)
 	EXPECT_ERROR("name x\n\nfrobnicate 3\n",
 		     "t.profile:3: expected a keyword (name, description, fps, "
 		     "frames-in-flight, workers, comm, process, mutex, service, input, "
-		     "audio, net, stage, work, call, fanout, lock), got 'frobnicate'");
+		     "audio, net, stage, work, call, fanout, lock, join), got "
+		     "'frobnicate'");
 	EXPECT_ERROR("work 10\n",
 		     "t.profile:1: expected a 'stage NAME' line before the step "
 		     "'work', got 'work'");
@@ -207,6 +208,41 @@ static void test_parse_errors(void **state)
 	EXPECT_ERROR("name bad/name\n",
 		     "t.profile:1: expected a profile name of 1-31 letters, "
 		     "digits, '_', '-' or '.', got 'bad/name'");
+}
+
+/* fanout ... async and join: one of each per stage, or neither; the
+ * join's place says which frame's jobs it waits for; the chain counts
+ * the fan-out and the fan-in once each. */
+static void test_parse_async(void **state)
+{
+	struct fb_chain c;
+
+	(void)state;
+	assert_int_equal(parse("fps 0\nstage g\n  work 1ms\n  join\n"
+			       "  fanout 2 500us async\n  work 100us\n"), 0);
+	assert_int_equal(prof.stage[0].step[1].kind, FB_STEP_JOIN);
+	assert_true(prof.stage[0].step[2].async);
+	assert_true(fb_stage_join_first(&prof.stage[0]));
+	fb_plan_chain(&prof, &c);
+	assert_int_equal(c.wakeups, 3);	/* slot free, fan-out, join */
+	assert_int_equal(parse("stage g\n  fanout 2 500us async\n  work 1ms\n"
+			       "  join\n"), 0);
+	assert_false(fb_stage_join_first(&prof.stage[0]));
+	EXPECT_ERROR("stage g\n  fanout 2 500us async\n",
+		     "t.profile:2: expected a 'join' step for the asynchronous "
+		     "fan-out in stage g");
+	EXPECT_ERROR("stage g\n  join\n  work 1ms\n",
+		     "t.profile:2: expected a 'fanout ... async' for the join in "
+		     "stage g");
+	EXPECT_ERROR("stage g\n  join\n  fanout 1 1ms async\n  fanout 1 1ms async\n",
+		     "t.profile:4: expected one 'fanout ... async' per stage");
+	EXPECT_ERROR("stage g\n  join\n  fanout 1 1ms async p=0.5\n",
+		     "t.profile:3: expected an asynchronous fan-out in every "
+		     "frame (no p=)");
+	EXPECT_ERROR("stage g\n  join now\n",
+		     "t.profile:2: expected end of line after 'join', got 'now'");
+	EXPECT_ERROR("stage g\n  fanout 1 1ms later\n",
+		     "t.profile:2: expected p=, lock=, hold= or async, got 'later'");
 }
 
 static void test_builtins(void **state)
@@ -680,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_parse_full),
 		cmocka_unit_test(test_parse_defaults),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_async),
 		cmocka_unit_test(test_builtins),
 		cmocka_unit_test(test_chain_count),
 		cmocka_unit_test(test_plan_deterministic),

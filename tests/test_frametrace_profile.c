@@ -26,6 +26,7 @@
 #include "fbprofile.h"		/* the workload profile parser (lib/) */
 #include "profile_fit.h"
 #include "profile_roles.h"
+#include "import.h"
 #include "profile_write.h"
 #include "test_frametrace.h"
 
@@ -238,6 +239,12 @@ static void frame(struct ft_trace *t, uint32_t pid, uint32_t tid, uint64_t prev,
  * the next frame; an audio thread (CPU 2) is woken by its timer every
  * 5 ms and works 100 us. nframes frames.
  */
+/* When set: after each present the game thread wakes this kernel
+ * thread (named kthread_comm), which runs 20 us and answers nothing, as
+ * rcu_preempt did in a real game's recording. */
+static uint32_t kthread_tid;
+static const char *kthread_comm;
+
 static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
 			     const char *w1)
 {
@@ -250,6 +257,8 @@ static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
 	ft_task_set(t, W1, GAME, w1);
 	ft_task_set(t, AUDIO, GAME, "audio-mixer");
 	ft_task_set(t, SERVER, SERVER, "server");
+	if (kthread_tid)
+		ft_task_set(t, kthread_tid, kthread_tid, kthread_comm);
 	sw(t, b - 10 * US, 0, 0, GAME, 0);
 	for (int i = 0; i < nframes; i++) {
 		uint64_t t1 = b + 300 * US + (uint64_t)(200000 * rnd()), t2, t3;
@@ -272,6 +281,11 @@ static void build_game_named(struct ft_trace *t, int nframes, const char *w0,
 		sw(t, t2 + 65 * US, 0, 0, GAME, 0);
 		t3 = t2 + 115 * US;
 		frame(t, GAME, GAME, prev, t3);
+		if (kthread_tid) {
+			wake(t, t3 + 1 * US, 0, kthread_tid, GAME);
+			sw(t, t3 + 5 * US, 2, 0, kthread_tid, 0);
+			sw(t, t3 + 25 * US, 2, kthread_tid, 0, 1);
+		}
 		prev = t3;
 		b = t3;
 	}
@@ -445,6 +459,150 @@ static void test_pool_same_name(void **state)
 	assert_string_equal(p->worker_thread, "game");
 	free(text);
 	free(p);
+	done(f);
+}
+
+/* A kernel thread the game thread wakes once a frame is no stage: known
+ * by its name (rcu_preempt, kworker/0:1) or, with any name, by the flag
+ * an import or a recording gives kthreadd's children. */
+static void test_kthread_no_stage(void **state)
+{
+	static const char *const names[] = { "rcu_preempt", "kworker/0:1",
+					     "mythread" };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		struct fixture *f = calloc(1, sizeof(*f));
+
+		kthread_tid = 15;
+		kthread_comm = names[k];
+		build_game(&f->t, 200);
+		kthread_tid = 0;
+		if (k == 2)	/* a name that says nothing: the flag */
+			ft_task_get_mut(&f->t, 15)->flags |= FT_TASK_KTHREAD;
+		analyze(f, -1);
+		assert_int_equal(f->rc, 0);
+		assert_int_equal(f->a.nstages, 1);
+		assert_int_equal(f->a.stage[0].tid, GAME);
+		for (size_t i = 0; i < f->m.ntask; i++)
+			if (f->m.task[i].tid == 15)
+				assert_int_equal(f->a.th[i].role, PR_NONE);
+		done(f);
+	}
+}
+
+/* A damaged file whose task table was lost: the threads and their tgids
+ * are still in the events, their names are not. It gave a profile of
+ * process "?" with every thread in one pool; now it is refused. */
+static void test_names_lost(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	build_game(&f->t, 200);
+	for (size_t i = 0; i < f->t.ntasks; i++)
+		f->t.tasks[i].comm[0] = '\0';
+	f->t.corrupt_events = 1024;
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "the trace has no name for 4 of the 4 "
+				       "threads that would have a role"));
+	assert_non_null(strstr(f->err, "the file is damaged"));
+	done(f);
+}
+
+/*
+ * A pipelined game: the game thread (CPU 0) works 300-500 us, waits for
+ * the previous frame's jobs (the join: woken by worker 0), works 45 us,
+ * fans out to two workers (CPUs 1 and 2, 880 and 900 us) without waiting,
+ * works 300 us and presents. The jobs end in the next frame, and only the
+ * join shows their fan-in.
+ */
+static void test_pipelined(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ft_trace *t = &f->t;
+	uint64_t b = T0, prev = T0 - MS, jobs_end = 0;
+	const struct ft_pr_stage *st;
+
+	(void)state;
+	ft_trace_init(t);
+	t->ncpus = 3;
+	ft_task_set(t, GAME, GAME, "game");
+	ft_task_set(t, W0, GAME, "worker-0");
+	ft_task_set(t, W1, GAME, "worker-1");
+	sw(t, b - 10 * US, 0, 0, GAME, 0);
+	for (int i = 0; i < 300; i++) {
+		uint64_t j = b + 300 * US + (uint64_t)(200000 * rnd()), tf;
+
+		if (jobs_end) {	/* the join: asleep until worker 0's fan-in */
+			sw(t, j, 0, GAME, 0, 1);
+			wake(t, jobs_end - 1 * US, 1, GAME, W0);
+			sw(t, jobs_end, 1, W0, 0, 1);
+			sw(t, jobs_end + 5 * US, 0, 0, GAME, 0);
+			j = jobs_end + 5 * US;
+		}
+		tf = j + 45 * US;
+		wake(t, tf, 0, W0, GAME);
+		wake(t, tf + 1 * US, 0, W1, GAME);
+		sw(t, tf + 10 * US, 1, 0, W0, 0);
+		sw(t, tf + 10 * US, 2, 0, W1, 0);
+		sw(t, tf + 880 * US, 2, W1, 0, 1);
+		jobs_end = tf + 900 * US;
+		frame(t, GAME, GAME, prev, tf + 300 * US);
+		prev = tf + 300 * US;
+		b = prev;
+	}
+	sw(t, jobs_end, 1, W0, 0, 1);
+	t->end_ns = jobs_end + MS;
+	assert_int_equal(ft_trace_finish(t), 0);
+	analyze(f, 0);
+	assert_int_equal(f->rc, 0);
+	assert_int_equal(f->a.nstages, 1);
+	assert_int_equal(f->a.npool, 2);
+	st = &f->a.stage[0];
+	assert_true(st->nmode >= 290);
+	assert_int_equal(st->nsteps, 5);
+	assert_int_equal(st->step[1].kind, PR_JOIN);
+	assert_int_equal(st->step[3].kind, PR_FANOUT);
+	assert_true(st->step[3].async);
+	assert_int_equal(st->step[3].jobs, 2);
+	/* the jobs' CPU: 870 + 890 us a frame over 2 */
+	assert_true(fabs(mean_of(&st->step[3]) - 880000) < 30000);
+	assert_true(fabs(mean_of(&st->step[4]) - 300000) < 15000);
+	done(f);
+}
+
+/* perf script text without pids whose frames name a process (a marker's
+ * tgid) that none of its tasks could be put in: the message says why,
+ * not "record the scheduler events" (they are there). */
+static void test_frames_process_unknown(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	size_t cap = 200 * 400, len = 0;
+	char *text = malloc(cap);
+
+	(void)state;
+	for (int i = 0; i < 150; i++) {
+		unsigned ms = 1000 + (unsigned)i * 16;
+
+		len += (size_t)snprintf(text + len, cap - len,
+			" game 5 [000] 1.%06u000: ftrace:print: buf=B|999|frame %d\n"
+			" game 5 [000] 1.%06u000: sched:sched_switch: prev_comm=game prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+			" <idle> 0 [000] 1.%06u000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=game next_pid=5 next_prio=120\n"
+			" game 5 [000] 1.%06u000: ftrace:print: buf=E|999\n"
+			" game 5 [000] 1.%06u000: ftrace:print: buf=C|999|frametime_us|%u\n",
+			ms, i, ms + 5, ms + 10, ms + 12, ms + 13, 15000 + (unsigned)(i % 7) * 500);
+	}
+	assert_true(ft_import_mem(text, len, "t.txt", FT_FMT_PERF, &f->t,
+				  f->err, sizeof(f->err)) >= 0);
+	free(text);
+	assert_true(f->t.nframes >= 100);
+	analyze(f, -1);
+	assert_int_equal(f->rc, -1);
+	assert_non_null(strstr(f->err, "no task of the trace was found to be "
+				       "in process 999"));
+	assert_non_null(strstr(f->err, "the text has no pid column"));
 	done(f);
 }
 
@@ -622,6 +780,10 @@ int main(void)
 		cmocka_unit_test(test_game_profile_parses),
 		cmocka_unit_test(test_pool_same_name),
 		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_kthread_no_stage),
+		cmocka_unit_test(test_names_lost),
+		cmocka_unit_test(test_pipelined),
+		cmocka_unit_test(test_frames_process_unknown),
 		cmocka_unit_test(test_no_work),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_atomic_write),

@@ -485,6 +485,24 @@ static void framebench_json(void **state)
 			gs_json_free(doc);
 		}
 	}
+	/* a profile without an input task: framebench writes null, and the
+	 * metric has no value (gamesuite's table says "no data") */
+	{
+		static const char noinput[] =
+			"{\"frames\": 600, \"avg_fps\": 59.9, "
+			"\"low1_percentile_fps\": 50, \"low1_average_fps\": 45, "
+			"\"low01_percentile_fps\": 40, \"low01_average_fps\": 35, "
+			"\"frametime_ms\": {\"p50\": 16.7, \"p99\": 20, "
+			"\"p999\": 25}, \"input_latency_ms\": {\"count\": 0, "
+			"\"p50\": null, \"p99\": null}}";
+
+		doc = gs_json_parse(noinput, strlen(noinput), err, sizeof(err));
+		assert_non_null(doc);
+		assert_int_equal(gsu_parse_framebench_json(doc, m, err,
+							   sizeof(err)), 0);
+		assert_true(isnan(m[GSU_M_INPUT_P99]));
+		gs_json_free(doc);
+	}
 	doc = gs_json_parse("{\"avg_fps\": 1}", 14, err, sizeof(err));
 	assert_int_equal(gsu_parse_framebench_json(doc, m, err, sizeof(err)),
 			 -1);
