@@ -59,7 +59,7 @@ LIBGS := $(BUILD)/lib/libgs.a
 
 $(LIBGS): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
