@@ -377,14 +377,6 @@ static void hist_obj(struct gs_jw *w, const char *key, const struct gs_hist *h,
 	gs_jw_obj_end(w);
 }
 
-static void num_or_null(struct gs_jw *w, const char *key, bool ok, double v)
-{
-	if (ok)
-		gs_jw_num(w, key, v);
-	else
-		gs_jw_null(w, key);
-}
-
 /* the headline figures other tools read (fixed keys) */
 static void json_headline(struct gs_jw *w, const struct fb_results *r)
 {
@@ -392,24 +384,7 @@ static void json_headline(struct gs_jw *w, const struct fb_results *r)
 	bool ok = r->have_frames;
 
 	gs_jw_uint(w, "frames", r->frames);
-	num_or_null(w, "avg_fps", ok, s->avg_fps);
-	num_or_null(w, "low1_percentile_fps", ok, s->low1_percentile_fps);
-	num_or_null(w, "low1_average_fps", ok, s->low1_average_fps);
-	num_or_null(w, "low01_percentile_fps", ok, s->low01_percentile_fps);
-	num_or_null(w, "low01_average_fps", ok, s->low01_average_fps);
-	num_or_null(w, "min_fps", ok, s->min_fps);
-	gs_jw_obj(w, "frametime_ms");
-	num_or_null(w, "p50", ok, s->ft_p50);
-	num_or_null(w, "p90", ok, s->ft_p90);
-	num_or_null(w, "p99", ok, s->ft_p99);
-	num_or_null(w, "p999", ok, s->ft_p999);
-	num_or_null(w, "max", ok, s->ft_max);
-	num_or_null(w, "mean", ok, s->ft_mean);
-	num_or_null(w, "stddev", ok, s->ft_stddev);
-	gs_jw_obj_end(w);
-	num_or_null(w, "low1_integral_fps", ok, s->low1_integral_fps);
-	num_or_null(w, "low01_integral_fps", ok, s->low01_integral_fps);
-	num_or_null(w, "max_fps", ok, s->max_fps);
+	gs_jw_fps_summary(w, ok ? s : NULL);
 	gs_jw_bool(w, "low1_unreliable", r->frames < 100);
 	gs_jw_bool(w, "low01_unreliable", r->frames < 1000);
 }
@@ -452,11 +427,11 @@ static void json_tasks(struct gs_jw *w, const struct fb_profile *p,
 		gs_jw_null(w, "missed_vsyncs");
 	gs_jw_obj(w, "input_latency_ms");
 	gs_jw_uint(w, "count", r->input_n);
-	num_or_null(w, "p50", r->input_n, r->input_p50);
-	num_or_null(w, "p99", r->input_n, r->input_p99);
-	num_or_null(w, "p999", r->input_n, r->input_p999);
-	num_or_null(w, "max", r->input_n, r->input_max);
-	num_or_null(w, "mean", r->input_n, r->input_mean);
+	gs_jw_num_or_null(w, "p50", r->input_n, r->input_p50);
+	gs_jw_num_or_null(w, "p99", r->input_n, r->input_p99);
+	gs_jw_num_or_null(w, "p999", r->input_n, r->input_p999);
+	gs_jw_num_or_null(w, "max", r->input_n, r->input_max);
+	gs_jw_num_or_null(w, "mean", r->input_n, r->input_mean);
 	gs_jw_obj_end(w);
 
 	gs_jw_obj(w, "audio");
@@ -543,8 +518,8 @@ static void json_chain(struct gs_jw *w, const struct fb_results *r)
 static void json_usage(struct gs_jw *w, const struct fb_results *r)
 {
 	/* what the game and the background used and did in the window */
-	num_or_null(w, "accounting_window_s", r->usage_s > 0, r->usage_s);
-	num_or_null(w, "game_cpu_s", r->game_cpu_ok, r->game_cpu_s);
+	gs_jw_num_or_null(w, "accounting_window_s", r->usage_s > 0, r->usage_s);
+	gs_jw_num_or_null(w, "game_cpu_s", r->game_cpu_ok, r->game_cpu_s);
 	gs_jw_arr(w, "background");
 	for (unsigned i = 0; i < r->nbg; i++) {
 		const struct fb_bg_result *b = &r->bg[i];
@@ -552,8 +527,8 @@ static void json_usage(struct gs_jw *w, const struct fb_results *r)
 		gs_jw_obj(w, NULL);
 		gs_jw_str(w, "pattern", b->pattern);
 		gs_jw_uint(w, "threads", b->threads);
-		num_or_null(w, "cpu_s", b->measured && b->cpu_ok, b->cpu_s);
-		num_or_null(w, "work_per_s", b->measured, b->work_per_s);
+		gs_jw_num_or_null(w, "cpu_s", b->measured && b->cpu_ok, b->cpu_s);
+		gs_jw_num_or_null(w, "work_per_s", b->measured, b->work_per_s);
 		if (b->measured && b->has_jobs)
 			gs_jw_uint(w, "jobs_done", b->jobs_done);
 		else

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 #include "util.h"
 
 /* ---- writer -------------------------------------------------------- */
@@ -603,4 +604,39 @@ const char *gs_json_str_at(const struct gs_jv *v, const char *path)
 	const struct gs_jv *x = gs_json_path(v, path);
 
 	return x && x->type == GS_JSTR ? x->str : NULL;
+}
+
+void gs_jw_num_or_null(struct gs_jw *w, const char *key, bool ok, double v)
+{
+	if (ok)
+		gs_jw_num(w, key, v);
+	else
+		gs_jw_null(w, key);
+}
+
+void gs_jw_fps_summary(struct gs_jw *w, const struct gs_fps_summary *s)
+{
+	static const struct gs_fps_summary none;
+	bool ok = s != NULL;
+
+	if (!s)
+		s = &none;
+	gs_jw_num_or_null(w, "avg_fps", ok, s->avg_fps);
+	gs_jw_num_or_null(w, "low1_percentile_fps", ok, s->low1_percentile_fps);
+	gs_jw_num_or_null(w, "low1_average_fps", ok, s->low1_average_fps);
+	gs_jw_num_or_null(w, "low01_percentile_fps", ok, s->low01_percentile_fps);
+	gs_jw_num_or_null(w, "low01_average_fps", ok, s->low01_average_fps);
+	gs_jw_num_or_null(w, "min_fps", ok, s->min_fps);
+	gs_jw_obj(w, "frametime_ms");
+	gs_jw_num_or_null(w, "p50", ok, s->ft_p50);
+	gs_jw_num_or_null(w, "p90", ok, s->ft_p90);
+	gs_jw_num_or_null(w, "p99", ok, s->ft_p99);
+	gs_jw_num_or_null(w, "p999", ok, s->ft_p999);
+	gs_jw_num_or_null(w, "max", ok, s->ft_max);
+	gs_jw_num_or_null(w, "mean", ok, s->ft_mean);
+	gs_jw_num_or_null(w, "stddev", ok, s->ft_stddev);
+	gs_jw_obj_end(w);
+	gs_jw_num_or_null(w, "low1_integral_fps", ok, s->low1_integral_fps);
+	gs_jw_num_or_null(w, "low01_integral_fps", ok, s->low01_integral_fps);
+	gs_jw_num_or_null(w, "max_fps", ok, s->max_fps);
 }

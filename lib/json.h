@@ -75,4 +75,16 @@ double gs_json_num_at(const struct gs_jv *v, const char *path, double dflt);
 /* String at a dotted path, or NULL. */
 const char *gs_json_str_at(const struct gs_jv *v, const char *path);
 
+/* key: v when ok, else null */
+void gs_jw_num_or_null(struct gs_jw *w, const char *key, bool ok, double v);
+
+struct gs_fps_summary;
+/*
+ * The frame-rate figures every tool writes, under fixed keys: avg_fps,
+ * the 1 % and 0.1 % lows (percentile, average, integral), min_fps,
+ * max_fps and frametime_ms {p50 p90 p99 p999 max mean stddev}; s NULL
+ * writes every key as null (a run without frames).
+ */
+void gs_jw_fps_summary(struct gs_jw *w, const struct gs_fps_summary *s);
+
 #endif
