@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 void ft_map_init(struct ft_map *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -175,4 +177,15 @@ void ft_printable_inplace(char *s, size_t len)
 	ft_printable(s, tmp, len);
 	memcpy(s, tmp, strlen(tmp) + 1);
 	free(tmp);
+}
+
+const char *ft_opt_path(const char *opt, const char *arg)
+{
+	char b[64];
+
+	if (arg[0] == '-' && arg[1])
+		gs_die(EXIT_USAGE, "option '%s' needs a file name, not '%s' (an "
+		       "option; a file whose name starts with '-': ./%s)", opt,
+		       ft_printable(arg, b, sizeof(b)), b);
+	return arg;
 }

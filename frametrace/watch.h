@@ -144,9 +144,7 @@ struct ft_watch {
 	struct ft_feedset feeds;
 	struct ft_mangotail mh;
 	struct ft_presents pr;	/* uprobes on present calls */
-	struct ft_map last_present;	/* tid -> index into present_ts */
-	uint64_t *present_ts;
-	size_t npresent_ts, present_tscap;
+	struct ft_present_seq presents;	/* present calls into frames */
 	/* frames and markers (and present calls) of the last seconds */
 	struct ft_frame *frames;
 	size_t nframes, framecap;

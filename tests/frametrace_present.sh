@@ -61,7 +61,7 @@ perf record -q -k mono -a -m 16M -e "$G:glXSwapBuffers*" -e sched:sched_switch \
 	-o "$T/perf.data" >"$T/perf.out" 2>&1 &
 PPID_=$!
 sleep 1
-"$FT" record -q -d 3s --present auto -o "$T/r.ftr" -- glxgears \
+"$FT" record -d 3s --present auto -o "$T/r.ftr" -- glxgears \
 	>"$T/rec.out" 2>"$T/rec.err" || fail "record --present auto: $(cat "$T/rec.err")"
 sleep 0.2
 kill -INT "$PPID_"
@@ -98,6 +98,11 @@ rn=$($JG "$T/r.json" frames.count) rp50=$($JG "$T/r.json" frames.frametime_ms.p5
 pn=$($JG "$T/p.json" frames.count) pp50=$($JG "$T/p.json" frames.frametime_ms.p50)
 rsrc=$($JG "$T/r.json" frames.source)
 echo "record: $rn frames, p50 $rp50 ms ($rsrc); perf: $pn frames, p50 $pp50 ms"
+# record's summary counts frames as the reader makes them (N presents of
+# a thread are N - 1 frames); it once said "0 frames" beside the calls
+cat "$T/rec.err"
+sn=$(sed -n 's/.* \([0-9][0-9]*\) frames (present calls).*/\1/p' "$T/rec.err")
+[ "${sn:-x}" = "$rn" ] || fail "record's summary says '${sn:-no}' frames, the report $rn"
 case $rsrc in "present calls (glXSwapBuffers) of glxgears:"*) ;;
 *) fail "frames of the recording come from '$rsrc'" ;; esac
 [ "${rn:-0}" -gt 100 ] || fail "only ${rn:-0} frames recorded"
