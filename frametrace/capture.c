@@ -141,8 +141,10 @@ static void note_origin(struct ft_watch *w, const struct ft_trace *t,
 				 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.origin_excess_ns));
 			o2 = strlen(out);
 			if (x.frame_excess_ns > 0)
-				snprintf(out + o2, len - o2, " of +%s)",
-					 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.frame_excess_ns));
+				snprintf(out + o2, len - o2, " of +%s%s)",
+					 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.frame_excess_ns),
+					 x.origin_exceeds ? ": more than the frame's excess, "
+							    "other links were faster" : "");
 			else
 				snprintf(out + o2, len - o2, ")");
 			o2 = strlen(out);

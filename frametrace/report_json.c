@@ -76,6 +76,11 @@ static void jw_explain(struct gs_jw *w, const char *key,
 		gs_jw_str(w, "what", x->origin_what);
 		gs_jw_int(w, "excess_ns", x->origin_excess_ns);
 		gs_jw_int(w, "median_link", x->origin_match);
+		/* "link": its own link in the median chain; "pool": its
+		 * pool's longest there; "typical": its own medians */
+		gs_jw_str(w, "baseline", x->origin_pool ? "pool"
+					 : x->origin_match >= 0 ? "link" : "typical");
+		gs_jw_bool(w, "exceeds_frame", x->origin_exceeds);
 		gs_jw_obj_end(w);
 	}
 	gs_jw_int(w, "frame_excess_ns", x->frame_excess_ns);

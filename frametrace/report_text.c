@@ -335,12 +335,17 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 			ft_origin_verb(x), ft_fmt_ns(d1, sizeof(d1), here),
 			ft_fmt_ns(d2, sizeof(d2),
 				  here - (uint64_t)x->origin_excess_ns),
-			m ? "in the median frame's chain" : typical[ft_origin_kind(x)],
+			x->origin_pool ? "its pool's longest in the median frame's chain"
+			: m ? "in the median frame's chain" : typical[ft_origin_kind(x)],
 			ft_fmt_ns(d3, sizeof(d3), (uint64_t)x->origin_excess_ns));
 		if (x->frame_excess_ns > 0)
 			fprintf(f, " of the frame's +%s",
 				ft_fmt_ns(d4, sizeof(d4), (uint64_t)x->frame_excess_ns));
 		fprintf(f, ")\n");
+		if (x->origin_exceeds)
+			fprintf(f, "%s     (more than the frame's own excess: other links "
+				"were faster than in the median frame, so this says where "
+				"the time went, not what delayed the frame)\n", indent);
 		/* most of the frame's excess lies outside this chain */
 		if (x->frame_excess_ns > 0 && x->origin_excess_ns * 4 < x->frame_excess_ns)
 			fprintf(f, "%s     (the chain's links explain little of it: the rest "
