@@ -440,6 +440,8 @@ static void run(struct ft_watch *w, struct ft_child *child)
 {
 	uint64_t t0 = gs_now_ns(), next_scan = 0, next_mh = 0, next_prune = 0;
 
+	w->start_ns = t0;
+
 	ft_mangotail_init(&w->mh, w->o.mangohud);
 	for (;;) {
 		uint64_t now = gs_now_ns();

@@ -61,6 +61,7 @@ static void jw_explain(struct gs_jw *w, const char *key,
 	gs_jw_uint(w, "present_ns", f->present_ns);
 	gs_jw_num(w, "frametime_ms", (double)f->frametime_ns / 1e6);
 	gs_jw_bool(w, "disturbance", f->disturbance != 0);
+	gs_jw_bool(w, "trigger", x->frame == r->trig_frame);
 	gs_jw_uint(w, "presenter", x->presenter);
 	gs_jw_str(w, "chain_end", ft_stop_text(x->stop));
 	gs_jw_arr(w, "links");
@@ -230,6 +231,10 @@ static void json_frames(struct gs_jw *w, const struct ft_report *r)
 		gs_jw_num(w, "max", r->fps.ft_max);
 		gs_jw_obj_end(w);
 		gs_jw_num(w, "slow_threshold_ms", r->slow_ms);
+		/* "median": the frames' own; "trigger": a watch capture's
+		 * running median before its trigger */
+		gs_jw_num(w, "baseline_ms", r->median_ms);
+		gs_jw_str(w, "baseline", r->trigger_baseline ? "trigger" : "median");
 		gs_jw_uint(w, "slow_count", r->nslow);
 		gs_jw_uint(w, "disturbed_count", r->ndisturbed);
 		gs_jw_obj_end(w);

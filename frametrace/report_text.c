@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ftutil.h"
@@ -117,6 +118,10 @@ static void print_frames(FILE *f, const struct ft_report *r)
 	fprintf(f, "  frame time ms: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  "
 		"max %.2f\n",
 		s->ft_p50, s->ft_p90, s->ft_p99, s->ft_p999, s->ft_max);
+	if (r->trigger_baseline)
+		fprintf(f, "  baseline: %.2f ms, the running median before the "
+			"capture's trigger (this window's frames may be slow "
+			"throughout)\n", r->median_ms);
 	fprintf(f, "  slow frames (> %.2f ms): %zu", r->slow_ms, r->nslow);
 	if (r->ndisturbed)
 		fprintf(f, "; frames during framebench --disturb bursts: %zu",
@@ -262,10 +267,13 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 	const struct ft_frame *fr = &t->frames[x->frame];
 	char a[64], b[64], d1[24], d2[24], d3[24], d4[24];
 
-	fprintf(f, "%sframe at %.6f s: %s (median %.2f ms)%s, presented by %s\n",
+	fprintf(f, "%sframe at %.6f s: %s (%s %.2f ms)%s%s, presented by %s\n",
 		indent, (double)fr->present_ns / 1e9,
-		ft_fmt_ns(d1, sizeof(d1), fr->frametime_ns), r->median_ms,
+		ft_fmt_ns(d1, sizeof(d1), fr->frametime_ns),
+		r->trigger_baseline ? "running median before the trigger" : "median",
+		r->median_ms,
 		fr->disturbance ? " [framebench disturbance running]" : "",
+		x->frame == r->trig_frame ? " [the capture's trigger]" : "",
 		ft_task_label(t, x->presenter, a, sizeof(a)));
 	for (int i = 0; i < x->nlinks; i++) {
 		const struct ft_link *l = &x->link[i];
@@ -369,12 +377,14 @@ static void print_slow(FILE *f, const struct ft_report *r)
 		fprintf(f, "\nmedian frame's wake chain (the baseline):\n");
 		ft_explain_print(f, r, &r->median, "  ");
 	}
-	if (!r->nslow) {
+	if (!r->nslow && !r->nex) {
 		fprintf(f, "\nno frame above %.2f ms\n", r->slow_ms);
 		return;
 	}
-	fprintf(f, "\nslow frames explained (%zu of %zu above %.2f ms, worst first):\n",
-		r->nex, r->nslow, r->slow_ms);
+	fprintf(f, "\nslow frames explained (%zu of %zu above %.2f ms, %s):\n",
+		r->nex, r->nslow, r->slow_ms,
+		r->trig_frame != SIZE_MAX ? "the capture's trigger first, then the worst"
+					  : "worst first");
 	for (size_t k = 0; k < r->nex; k++) {
 		ft_explain_print(f, r, &r->ex[k], "  ");
 		fputc('\n', f);

@@ -121,6 +121,29 @@ echo "$rn $pn $rp50 $pp50 $plost" | awk '{
 cat "$T/w/captures.log"
 grep -q "^capture 1: frame .* of glxgears [0-9]* (glXSwapBuffers)" "$T/w/captures.log" ||
 	fail "no capture triggered by a glXSwapBuffers frame"
+c1=$(grep "^capture 1:" "$T/w/captures.log")
+# the first frame fires it: there is no median yet (it said "median
+# 0.00 ms"), and a window reaching before the watch began is a young
+# watch, not a ring to enlarge
+case $c1 in *"(no median yet)"*) ;; *) fail "capture 1 does not say there is no median yet" ;; esac
+case $c1 in *"raise --ring-slots"*) fail "capture 1 blames the ring size: $c1" ;; esac
+case $c1 in *"the watch had run only "*) ;; *) fail "capture 1 does not say the watch was young" ;; esac
+# every frame is over 0.01 ms: the frames of the --post window are merged
+# into the capture, and the worst of them is named when it is not the
+# trigger's
+case $c1 in *" more triggers merged"*) ;; *) fail "capture 1 names no merged triggers" ;; esac
+echo "$c1" | awk '{
+	t = $0; sub(/^capture 1: frame /, "", t); sub(/ ms.*/, "", t)
+	if (match($0, /the worst frame [0-9.]+ ms/)) {
+		w = substr($0, RSTART + 16, RLENGTH - 19)
+		if (w + 0 <= t + 0) { print "FAIL: worst merged frame " w " ms <= the trigger'"'"'s " t " ms"; exit 1 }
+	} }' || fails=$((fails + 1))
+# a capture's report explains the frame its line names first
+"$FT" report "$T/w/capture-001.ftr" 2>/dev/null | grep -q "\[the capture's trigger\]" ||
+	fail "capture 1's report does not explain its trigger's frame"
+# the running median at the trigger is the captures' baseline
+"$FT" info "$T/w/capture-002.ftr" 2>/dev/null | grep -q "^meta trigger_median_ns=[1-9]" ||
+	fail "capture 2 keeps no trigger_median_ns"
 n=$("$FT" info "$T/w/capture-001.ftr" 2>/dev/null | awk '/^  present / { print $2 }')
 [ "${n:-0}" -gt 10 ] || fail "capture 1 holds ${n:-0} present calls"
 pgrep -x glxgears >/dev/null && fail "glxgears left running by watch"

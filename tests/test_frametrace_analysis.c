@@ -306,6 +306,47 @@ static void explain_origin_exceeds(void **state)
 	ft_trace_free(&t);
 }
 
+/*
+ * A watch capture taken during a long disturbance: every frame of its
+ * window is slow (50 ms) against the running median before the trigger
+ * (20 ms, in the capture's metadata). The report takes that median as its
+ * baseline, not the window's own, and explains the trigger's frame (the
+ * 6th, which its header names) first, then the worst.
+ */
+static void capture_baseline(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .name = "t" };
+	char *text = NULL, at[32];
+
+	(void)state;
+	build_frames(&t);
+	ft_meta_set(&t, "trigger", "frame 50.00 ms = 2.5x the running median");
+	ft_meta_set(&t, "trigger_median_ns", "%llu", 20 * MS);
+	snprintf(at, sizeof(at), "%llu",
+		 (unsigned long long)t.frames[5].present_ns + 300 * US);
+	ft_meta_set(&t, "trigger_frame_ns", "%s", at);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_true(r.trigger_baseline);
+	assert_true(r.median_ms > 19.99 && r.median_ms < 20.01);
+	assert_true(r.fps.ft_p50 > 49.9);
+	assert_int_equal(r.trig_frame, 5);
+	assert_true(r.nslow >= 18);
+	assert_int_equal(r.nex, 3);
+	assert_int_equal(r.ex[0].frame, 5);
+	assert_int_equal(t.frames[r.ex[1].frame].frametime_ns, 65 * MS);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "baseline: 20.00 ms, the running median before "
+				     "the capture's trigger"));
+	assert_non_null(strstr(text, "the capture's trigger first, then the worst"));
+	assert_non_null(strstr(text, "(running median before the trigger 20.00 ms) "
+				     "[the capture's trigger]"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
 /* A /proc/stat with the given steal ticks for CPUs 0-2. */
 /*
  * Wake-ups from interrupts. A recording whose interrupt depth got stuck
@@ -483,6 +524,7 @@ int main(void)
 		cmocka_unit_test(explain_delay_before_chain),
 		cmocka_unit_test(explain_pool_role),
 		cmocka_unit_test(explain_origin_exceeds),
+		cmocka_unit_test(capture_baseline),
 		cmocka_unit_test(host_steal_window),
 		cmocka_unit_test(interrupt_wakeups),
 	};
