@@ -268,6 +268,8 @@ static int on_switch(struct builder *b, const struct ft_ev *e)
 		}
 	}
 	if (prev) {
+		if (!(e->flags & FT_F_RECONSTRUCTED))
+			ps->switchouts_recorded++;
 		if (e->flags & FT_F_SUMEXEC) {
 			if (pl->has_sum && e->val >= pl->last_sum)
 				ps->runtime_kernel_ns += e->val - pl->last_sum;
@@ -692,6 +694,13 @@ int ft_model_build(struct ft_model *m, const struct ft_trace *t)
 			double out = (double)s->wakes_sent / secs;
 
 			s->lat_score = log2(1 + in) + log2(1 + out);
+			if (s->tid && !s->switchouts_recorded &&
+			    (s->preempted || (s->wlat && s->wlat->count))) {
+				s->switchouts_unseen = true;
+				s->preempted = 0;
+				free(s->wlat);
+				s->wlat = NULL;
+			}
 		}
 	}
 	rc = 0;

@@ -156,6 +156,9 @@ static void json_tasks(struct gs_jw *w, const struct ft_report *r)
 		gs_jw_uint(w, "switches_recorded", s->switches_recorded);
 		gs_jw_uint(w, "switches_repaired", s->repaired);
 		gs_jw_uint(w, "preempted", s->preempted);
+		/* false: preempted 0 and wakeup_latency_ns empty, not
+		 * measured (model.h) */
+		gs_jw_bool(w, "switch_outs_seen", !s->switchouts_unseen);
 		gs_jw_uint(w, "migrations", s->migrations);
 		gs_jw_uint(w, "wakeups", s->wakeups);
 		gs_jw_uint(w, "wakes_sent", s->wakes_sent);

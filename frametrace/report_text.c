@@ -141,20 +141,26 @@ static void print_tasks(FILE *f, const struct ft_report *r)
 		"sleep p50", "futex n", "futex ms");
 	for (size_t k = 0; k < n; k++) {
 		const struct ft_tstat *s = &r->m.task[r->order[k]];
-		char run[32], wl[40];
+		char run[32], wl[40], pre[24];
 
 		snprintf(run, sizeof(run), "%.3f/%.3f", pct_ms(s->run, 50),
 			 pct_ms(s->run, 99));
 		snprintf(wl, sizeof(wl), "%.0f/%.0f/%.0f", pct_us(s->wlat, 50),
 			 pct_us(s->wlat, 99), pct_us(s->wlat, 100));
-		fprintf(f, "  %-24s %7u %9.2f %5.1f %8" PRIu64 " %7" PRIu64
+		snprintf(pre, sizeof(pre), "%" PRIu64, s->preempted);
+		if (s->switchouts_unseen) {
+			/* the repair's guesses, not figures (model.h) */
+			snprintf(wl, sizeof(wl), "switch-outs not seen");
+			snprintf(pre, sizeof(pre), "-");
+		}
+		fprintf(f, "  %-24s %7u %9.2f %5.1f %8" PRIu64 " %7s"
 			" %6" PRIu64 " %6.0f %15s %5.2f %22s %9.3f %8" PRIu64
 			" %9.2f%s\n",
 			ft_task_label(r->t, s->tid, lb, sizeof(lb)), s->pid,
 			(double)s->runtime_ns / 1e6,
 			100.0 * (double)s->runtime_ns / 1e9 / ft_report_span_s(r) /
 				(r->m.ncpus ? r->m.ncpus : 1),
-			s->switches, s->preempted, s->migrations,
+			s->switches, pre, s->migrations,
 			(double)s->wakeups / ft_report_span_s(r), run, ft_tstat_cv(s), wl,
 			pct_ms(s->sleep, 50), s->futex_waits,
 			(double)s->futex_wait_ns / 1e6, s->recorder ? "  (recorder)" : "");
@@ -184,11 +190,14 @@ static void print_crit(FILE *f, const struct ft_report *r)
 		"woken/s", "wakes/s", "wake-lat p99", "run p50");
 	for (size_t k = 0; k < n; k++) {
 		const struct ft_tstat *s = &r->m.task[r->crit[k]];
+		char wl[24] = "not seen";
 
-		fprintf(f, "  %4zu %-24s %6.2f %8.0f %8.0f %9.0f us %8.3f ms\n",
+		if (!s->switchouts_unseen)
+			snprintf(wl, sizeof(wl), "%.0f us", pct_us(s->wlat, 99));
+		fprintf(f, "  %4zu %-24s %6.2f %8.0f %8.0f %12s %8.3f ms\n",
 			k + 1, ft_task_label(r->t, s->tid, lb, sizeof(lb)),
 			s->lat_score, (double)s->wakeups / ft_report_span_s(r),
-			(double)s->wakes_sent / ft_report_span_s(r), pct_us(s->wlat, 99),
+			(double)s->wakes_sent / ft_report_span_s(r), wl,
 			pct_ms(s->run, 50));
 	}
 }

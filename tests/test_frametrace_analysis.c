@@ -347,6 +347,60 @@ static void capture_baseline(void **state)
 	ft_trace_free(&t);
 }
 
+/*
+ * A task (90) that wakes others on CPU 0 but is never switched in or out
+ * by a record (on a real machine: threads present before the recording
+ * whose switch-outs it never saw; in a perf recording of one command,
+ * every other task). The repair puts it on the CPU around its events and
+ * takes it off again, state unknown: counted as it was, that made
+ * preemptions, and a wake-up latency of 1.1 s between its two events.
+ * It is marked instead; the tasks with records keep their figures.
+ */
+static void switch_outs_unseen(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .name = "t" };
+	const struct ft_tstat *s, *g;
+	char *text = NULL;
+
+	(void)state;
+	ft_trace_init(&t);
+	t.ncpus = 1;
+	ft_task_set(&t, 50, 50, "game");
+	ft_task_set(&t, 51, 50, "render");
+	ft_task_set(&t, 52, 50, "present");
+	ft_task_set(&t, 90, 1, "init-thread");
+	sw(&t, T0, 0, 0, 50, 1);
+	wake(&t, T0 + 100 * MS, 0, 52, 90);
+	sw(&t, T0 + 200 * MS, 0, 50, 52, 1);
+	wake(&t, T0 + 250 * MS, 0, 50, 52);
+	sw(&t, T0 + 300 * MS, 0, 52, 50, 1);
+	wake(&t, T0 + 1300 * MS, 0, 51, 90);
+	sw(&t, T0 + 1400 * MS, 0, 50, 51, 0);
+	sw(&t, T0 + 1500 * MS, 0, 51, 50, 1);
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_true(t.inconsistent > 0);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	s = ft_model_task(&r.m, 90);
+	assert_non_null(s);
+	assert_true(s->switches >= 2);
+	assert_int_equal(s->switchouts_recorded, 0);
+	assert_true(s->switchouts_unseen);
+	assert_int_equal(s->preempted, 0);
+	assert_null(s->wlat);
+	g = ft_model_task(&r.m, 50);
+	assert_false(g->switchouts_unseen);
+	assert_true(g->preempted >= 1);
+	assert_non_null(g->wlat);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "switch-outs not seen"));
+	assert_null(strstr(text, "1100000"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
 /* A /proc/stat with the given steal ticks for CPUs 0-2. */
 /*
  * Wake-ups from interrupts. A recording whose interrupt depth got stuck
@@ -525,6 +579,7 @@ int main(void)
 		cmocka_unit_test(explain_pool_role),
 		cmocka_unit_test(explain_origin_exceeds),
 		cmocka_unit_test(capture_baseline),
+		cmocka_unit_test(switch_outs_unseen),
 		cmocka_unit_test(host_steal_window),
 		cmocka_unit_test(interrupt_wakeups),
 	};
