@@ -95,7 +95,8 @@ workload fake-game
   kind game
   command $TD/fake-game.sh ok slow
   mangohud-config $(pwd)/gamesuite/MangoHud.conf
-  duration 2s
+  startup 1s
+  duration 20s
 workload sampled
   kind game
   command $TD/fake-game.sh sampled
