@@ -17,13 +17,13 @@ int fb_profile_load_file(const char *path, struct fb_profile *p, char *err,
 			 size_t errlen)
 {
 	const size_t max = 1 << 16;
+	char e[1000];
 	char *buf;
 	size_t n;
 	int rc;
 
-	if (gs_read_file(path, max, &buf, &n, NULL, 0)) {
-		snprintf(err, errlen, "%s: cannot open profile: %s", path,
-			 strerror(errno));
+	if (gs_read_file(path, max, &buf, &n, e, sizeof(e))) {
+		snprintf(err, errlen, "cannot open profile %s", e);
 		return -1;
 	}
 	if (n == max) {

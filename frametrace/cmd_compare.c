@@ -7,6 +7,7 @@
  * share of wake-ups that cross processes, each thread's share of the
  * game's CPU. Text, or --json with the B/A ratios.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,9 +36,10 @@ struct row {
 	double cpu;
 };
 
-static void load(struct side *s, const char *path, uint32_t pid)
+static void load(struct side *s, const char *path, uint32_t pid,
+		 const char *pid_opt)
 {
-	struct ft_pr_opts o = { .step_ns = -1, .pid = pid };
+	struct ft_pr_opts o = { .step_ns = -1, .pid = pid, .pid_opt = pid_opt };
 	char err[1024];
 	int rc;
 
@@ -405,21 +407,24 @@ int ft_cmd_compare(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], outp, "-o");
+	ft_refuse_same_file(argv[optind + 1], outp, "-o");
 	s = calloc(2, sizeof(*s));
 	if (!s)
 		gs_die(EXIT_RUNTIME, "out of memory");
-	load(&s[0], argv[optind], pa);
-	load(&s[1], argv[optind + 1], pb);
+	load(&s[0], argv[optind], pa, "--pid-a");
+	load(&s[1], argv[optind + 1], pb, "--pid-b");
 	f = outp ? fopen(outp, "w") : stdout;
 	if (!f)
-		gs_die(EXIT_RUNTIME, "%s: cannot write", outp);
+		gs_die(EXIT_RUNTIME, "%s: cannot write: %s", outp, strerror(errno));
 	if (js)
 		json(f, &s[0], &s[1]);
 	else
 		text(f, &s[0], &s[1]);
 	/* cppcheck-suppress useClosedFile ; f is closed only on the outp side */
 	if (outp ? (ferror(f) | fclose(f)) : fflush(f))
-		gs_die(EXIT_RUNTIME, "%s: write failed", outp ? outp : "stdout");
+		gs_die(EXIT_RUNTIME, "%s: write failed: %s", outp ? outp : "stdout",
+		       strerror(errno ? errno : EIO));
 	for (int i = 0; i < 2; i++) {
 		ft_pr_free(&s[i].a);
 		ft_model_free(&s[i].m);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ftutil.h"
 #include "export.h"
 #include "ftutil.h"
 #include "import.h"
@@ -73,6 +74,7 @@ int ft_cmd_export(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], out, "--perfetto");
 	rc = ft_load(argv[optind], &t, err, sizeof(err));
 	if (rc < 0)
 		gs_die(EXIT_USAGE, "%s", err);
@@ -90,6 +92,7 @@ int ft_cmd_export(int argc, char **argv)
 		rc = -1;
 	ft_trace_free(&t);
 	if (rc)
-		gs_die(EXIT_RUNTIME, "%s: write failed", out);
+		gs_die(EXIT_RUNTIME, "%s: write failed: %s", out,
+		       strerror(errno ? errno : EIO));
 	return EXIT_OK;
 }

@@ -81,6 +81,7 @@ int ft_cmd_import(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], out, "-o");
 	if (fmt == FT_FMT_UNKNOWN) {
 		rc = ft_load_opts(argv[optind], &io, &t, err, sizeof(err));
 	} else {

@@ -109,6 +109,7 @@ int ft_cmd_profile(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], outp, "-o");
 	if (name_arg) {
 		ft_pf_name(name_arg, name, sizeof(name));
 		if (strcmp(name, name_arg))

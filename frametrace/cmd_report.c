@@ -41,7 +41,8 @@ static FILE *open_out(const char *path)
 static void close_out(FILE *f, const char *path)
 {
 	if (ferror(f) | fclose(f))
-		gs_die(EXIT_RUNTIME, "%s: write failed", path);
+		gs_die(EXIT_RUNTIME, "%s: write failed: %s", path,
+		       strerror(errno ? errno : EIO));
 }
 
 int ft_cmd_report(int argc, char **argv)
@@ -89,6 +90,9 @@ int ft_cmd_report(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	ft_refuse_same_file(argv[optind], out, "-o");
+	ft_refuse_same_file(argv[optind], html, "--html");
+	ft_refuse_same_file(argv[optind], dot, "--dot");
 	ro.name = argv[optind];
 	rc = ft_load(argv[optind], &t, err, sizeof(err));
 	if (rc < 0)

@@ -189,3 +189,10 @@ const char *ft_opt_path(const char *opt, const char *arg)
 		       ft_printable(arg, b, sizeof(b)), b);
 	return arg;
 }
+
+void ft_refuse_same_file(const char *in, const char *out, const char *opt)
+{
+	if (out && strcmp(out, "-") && gs_same_file(in, out))
+		gs_die(EXIT_USAGE, "option %s: %s is the input %s: writing it would "
+		       "overwrite the input (give another file)", opt, out, in);
+}

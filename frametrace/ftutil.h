@@ -32,6 +32,10 @@ int ft_grow(void **p, size_t *cap, size_t need, size_t elem);
 #define FT_VEC_RESERVE(p, n, cap) \
 	ft_grow((void **)&(p), &(cap), (n) + 1, sizeof(*(p)))
 
+/* Exits 2 when output out (given with option opt) is input in: writing
+ * it would overwrite what it was made from (lib gs_same_file). */
+void ft_refuse_same_file(const char *in, const char *out, const char *opt);
+
 /* in as text for a message: printable ASCII and valid UTF-8 kept, any
  * other byte (a control character, a stray byte of binary input) written
  * as \xNN, at most outlen - 1 bytes; returns out. Messages quote input

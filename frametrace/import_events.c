@@ -18,8 +18,12 @@ uint32_t ft_parse_state(const char *s, int *preempt)
 	uint32_t st = 0;
 
 	*preempt = 0;
+	/* tools print the state as decimal or as 0x hex; a leading 0 is
+	 * not octal */
 	if (isdigit((unsigned char)*s))
-		return (uint32_t)strtoul(s, NULL, 0) & 0x7fff;
+		return (uint32_t)(s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ?
+				  strtoul(s + 2, NULL, 16) :
+				  strtoul(s, NULL, 10)) & 0x7fff;
 	for (; *s && *s != ' '; s++) {
 		switch (*s) {
 		case 'R': break;

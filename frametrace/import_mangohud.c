@@ -10,39 +10,9 @@
 
 #include "mangohud.h"
 
-/* Frame times a row can hold: above 0 (a row of 0 is no frame, MangoHud
- * writes one when it has nothing) and at most a minute (no frame of a
- * game lasts longer; a bigger value is a damaged or misread log). */
-#define MH_MAX_FRAME_MS 60000.0
-
-/* The line of each row: the non-empty lines after the frame header, as
- * lib/mangohud.c reads them. rows[i] for i < n. */
-static void row_lines(const char *buf, size_t len, size_t header_line,
-		      size_t *rows, size_t n)
-{
-	size_t line = 1, k = 0, i = 0;
-
-	while (i < len && k < n) {
-		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t j = nl ? (size_t)(nl - buf) : len;
-		bool blank = true;
-
-		for (size_t x = i; x < j; x++)
-			if (buf[x] != ' ' && buf[x] != '\t' && buf[x] != '\r')
-				blank = false;
-		if (line > header_line && !blank)
-			rows[k++] = line;
-		line++;
-		i = j + 1;
-	}
-	while (k < n)
-		rows[k++] = line;
-}
-
 int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		       char *err, size_t errlen)
 {
-	size_t *rows = NULL;
 	struct gs_mh_log log;
 	FILE *f = fmemopen((void *)buf, len ? len : 1, "r");
 	uint64_t t = 0;
@@ -56,26 +26,19 @@ int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		return -1;
 	}
 	fclose(f);
-	rows = malloc((log.n ? log.n : 1) * sizeof(*rows));
-	if (!rows) {
-		gs_mh_free(&log);
-		snprintf(err, errlen, "%s: out of memory", im->name);
-		return -1;
+	if (log.unusable) {
+		/* counted, and the first named: the rules are lib/mangohud.c's */
+		im->line = log.first_unusable_line;
+		ft_import_bad(im, "frame time %.6g ms: %s", log.first_unusable_ms,
+			      log.first_unusable_ms > 0 ?
+			      "over a minute, not a frame" : "a row that is no frame");
+		im->bad_lines += log.unusable - 1;
+		im->mh_unusable += log.unusable;
 	}
-	row_lines(buf, len, log.header_line, rows, log.n);
 	for (size_t i = 0; i < log.n; i++) {
 		struct ft_frame fr = { 0 };
 		double ft = log.frametime_ms[i];
 
-		if (!(ft > 0) || ft > MH_MAX_FRAME_MS) {
-			/* counted and the first named, not dropped silently */
-			im->line = rows[i];
-			ft_import_bad(im, "frame time %.6g ms: %s", ft,
-				      ft > 0 ? "over a minute, not a frame"
-					     : "a row that is no frame");
-			im->mh_unusable++;
-			continue;
-		}
 		fr.frametime_ns = (uint64_t)(ft * 1e6 + 0.5);
 		if (log.has_elapsed && log.per_frame && log.elapsed_ns[i] >= t)
 			t = log.elapsed_ns[i];
@@ -86,7 +49,6 @@ int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		fr.flags = FT_FRAME_MANGOHUD;
 		if (ft_frame_push(im->t, &fr)) {
 			gs_mh_free(&log);
-			free(rows);
 			snprintf(err, errlen, "%s: out of memory", im->name);
 			return -1;
 		}
@@ -112,6 +74,5 @@ int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		im->bad_lines++;
 	}
 	gs_mh_free(&log);
-	free(rows);
 	return 0;
 }

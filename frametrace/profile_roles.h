@@ -107,6 +107,7 @@ struct ft_pr_proc {
 
 struct ft_pr_opts {
 	uint32_t pid;		/* frames of this process (0: most frames) */
+	const char *pid_opt;	/* the option that gave pid, for messages */
 	bool window;		/* --frames A..B */
 	size_t first, last;	/* frame indices, inclusive */
 	int64_t step_ns;	/* framebench's cost per step; -1: from the trace */

@@ -180,8 +180,10 @@ int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen)
 		return -1;
 	}
 	if (!n) {
-		snprintf(err, errlen, "no frames of process %u in the trace%s",
-			 pid, a->o.pid ? " (--pid)" : "");
+		snprintf(err, errlen, "no frames of process %u in the trace%s%s%s",
+			 pid, a->o.pid ? " (" : "",
+			 a->o.pid ? (a->o.pid_opt ? a->o.pid_opt : "--pid") : "",
+			 a->o.pid ? ")" : "");
 		return -1;
 	}
 	last = n - 1;

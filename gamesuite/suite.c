@@ -29,7 +29,30 @@ struct pctx {
 	int line;
 	char *err;
 	size_t errlen;
+	/* the keys given so far, suite's then the current workload's: a key
+	 * given twice is a mistake, not "the last one wins" */
+	struct { char key[20]; int line; } seen[48];
+	int nseen, nsuite;
 };
+
+/* Every key but bg and args (they add) is given at most once per scope. */
+static int once(struct pctx *c, const char *key, bool workload)
+{
+	int from = workload ? c->nsuite : 0;
+
+	if (!strcmp(key, "bg") || !strcmp(key, "args"))
+		return 0;
+	for (int i = from; i < c->nseen; i++)
+		if (!strcmp(c->seen[i].key, key))
+			return gs_err_at(c->err, c->errlen, c->path, c->line,
+					 "%s given twice (first on line %d)",
+					 key, c->seen[i].line);
+	if (c->nseen < (int)ARRAY_SIZE(c->seen) && strlen(key) < sizeof(c->seen[0].key)) {
+		gs_strlcpy(c->seen[c->nseen].key, key, sizeof(c->seen[0].key));
+		c->seen[c->nseen++].line = c->line;
+	}
+	return 0;
+}
 
 #define perr(c, ...) gs_err_at((c)->err, (c)->errlen, (c)->path, (c)->line, __VA_ARGS__)
 
@@ -298,8 +321,10 @@ static int finish_workload(struct pctx *c, struct gsu_suite *s,
 int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
 		    char *err, size_t errlen)
 {
-	struct pctx c = { path, 0, err, errlen };
-	char line[4096], tmp[512];
+	struct pctx c = { .path = path, .err = err, .errlen = errlen };
+	char *line = NULL, tmp[512];
+	size_t cap = 0;
+	ssize_t len;
 	struct gsu_workload *cur = NULL;
 
 	memset(s, 0, sizeof(*s));
@@ -321,14 +346,16 @@ int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
 	s->confidence = 0.95;
 	s->seed = 1;
 
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *l, *key, *val;
-		size_t n = strlen(line);
 
 		c.line++;
-		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
-			perr(&c, "line longer than %zu characters",
-			     sizeof(line) - 2);
+		if (len > 4095) {
+			perr(&c, "line longer than %d characters", 4094);
+			goto fail;
+		}
+		if (memchr(line, '\0', (size_t)len)) {
+			perr(&c, "a NUL byte: not a text file");
 			goto fail;
 		}
 		l = gs_trim(line);
@@ -370,16 +397,24 @@ int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
 			cur->kind = GSU_NKINDS;
 			cur->line = c.line;
 			cur->fps = -1;
+			if (s->nw == 1)	/* the suite's keys end here */
+				c.nsuite = c.nseen;
+			c.nseen = c.nsuite;
 			continue;
 		}
+		if (once(&c, key, cur != NULL))
+			goto fail;
 		if (cur ? workload_key(&c, s, cur, key, val)
 			: suite_key(&c, s, key, val))
 			goto fail;
 	}
 	if (ferror(f)) {
+		c.line = 0;	/* no line to name: the file as a whole */
 		perr(&c, "read error: %s", strerror(errno));
 		goto fail;
 	}
+	free(line);
+	line = NULL;
 	if (cur && finish_workload(&c, s, cur))
 		goto fail;
 	if (!s->nw) {
@@ -390,6 +425,7 @@ int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
 	}
 	return 0;
 fail:
+	free(line);
 	gsu_suite_free(s);
 	return -1;
 }
@@ -408,7 +444,7 @@ static FILE *open_shipped_suite(const char *name, char *path, size_t len)
 		snprintf(rel, sizeof(rel), fmt[i], "suites/", name);
 		snprintf(src, sizeof(src), fmt[i], "gamesuite/suites/", name);
 		if (!gs_data_find(rel, src, path, len))
-			return fopen(path, "r");
+			return gs_fopen_regular(path, NULL, 0);
 	}
 	return NULL;
 }
@@ -416,7 +452,8 @@ static FILE *open_shipped_suite(const char *name, char *path, size_t len)
 int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 		   size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = gs_fopen_regular(path, why, sizeof(why));
 	char shipped[sizeof(s->path)];
 	int rc;
 
@@ -429,7 +466,7 @@ int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 	}
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot open: %s%s", path,
-			 strerror(errno), strchr(path, '/') ? "" :
+			 why, errno != ENOENT || strchr(path, '/') ? "" :
 			 " (and no shipped suite of that name)");
 		memset(s, 0, sizeof(*s));
 		return -1;

@@ -167,6 +167,9 @@ static void parse(int argc, char **argv, struct tune *t, struct gsu_settings *se
 		gs_die(EXIT_USAGE, "option --bg: with --framebench only (a suite says its own)");
 	if (!t->out)
 		gs_die(EXIT_USAGE, "tune: -o FILE is needed (the profile it writes)");
+	/* before the search: a result that cannot be written is lost */
+	if (gs_check_output(t->out, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "option -o: %s", err);
 	if (t->framebench && (!*t->framebench || strpbrk(t->framebench, " \t\n#\"")))
 		gs_die(EXIT_USAGE, "option --framebench: expected a profile name or path, got '%s'",
 		       t->framebench);
@@ -402,6 +405,61 @@ static void run_stage(const struct tune *t, struct gsu_suite *su,
 	free(r.sched);
 }
 
+/* LAVD --check with args, before any run: 0, or -1 with lavd's complaint */
+static int lavd_check(const struct tune *t, char **args, int nargs, char *why,
+		      size_t whylen)
+{
+	char **w = NULL, **argv, prog[4096], log[sizeof(t->workdir) + 16];
+	int n = 0, k = 0, rc;
+
+	if (gsu_split_words(t->lavd, &w, &n, why, whylen) || !n)
+		gs_die(EXIT_USAGE, "option --lavd: '%s': %s", t->lavd,
+		       n ? why : "an empty command");
+	if (gsu_resolve(w[0], prog, sizeof(prog)))
+		gs_die(EXIT_USAGE, "option --lavd: '%s': no such program", w[0]);
+	argv = calloc((size_t)(n + nargs + 2), sizeof(*argv));
+	if (!argv)
+		gs_die(EXIT_RUNTIME, "out of memory");
+	argv[k++] = prog;
+	for (int i = 1; i < n; i++)
+		argv[k++] = w[i];
+	argv[k++] = "--check";
+	for (int i = 0; i < nargs; i++)
+		argv[k++] = args[i];
+	snprintf(log, sizeof(log), "%s/check.log", t->workdir);
+	rc = gsu_run_check(argv, log, why, whylen);
+	free(argv);
+	gsu_free_words(w);
+	return rc;
+}
+
+/*
+ * Every knob set, and the profile tune writes at the end (its --name, the
+ * match rules), through lavd's own check before anything runs: a misspelt
+ * knob, a value out of range or a bad --match exits 2 at once instead of
+ * after the defaults' runs.
+ */
+static void check_profiles(struct tune *t)
+{
+	char *args[2 * TUNE_MAX_CANDS], why[600], final[sizeof(t->cand[0].path)];
+
+	for (int c = 0; c < t->ncand; c++) {
+		args[2 * c] = "--game-profile";
+		args[2 * c + 1] = t->cand[c].path;
+	}
+	if (lavd_check(t, args, 2 * t->ncand, why, sizeof(why)))
+		gs_die(EXIT_USAGE, "tune: lavd --check refuses a knob set (--knob, "
+		       "--match): %s", why);
+	snprintf(final, sizeof(final), "%s/final-check.conf", t->workdir);
+	if (gsu_tune_write_cand(t, 0, t->name, final))
+		gs_die(EXIT_RUNTIME, "cannot write %s: %s", final, strerror(errno));
+	args[1] = final;
+	if (lavd_check(t, args, 2, why, sizeof(why)))
+		gs_die(EXIT_USAGE, "tune: lavd --check refuses the profile's name "
+		       "(--name): %s", why);
+	remove(final);
+}
+
 /* better(a, b): a's median beats b's (a measured one beats an unmeasured) */
 static bool better(const struct tune *t, double a, double b)
 {
@@ -560,7 +618,8 @@ int gsu_tune_main(int argc, char **argv)
 	if (!t.name) {
 		static char nm[64];
 
-		snprintf(nm, sizeof(nm), "tuned-%s", t.framebench ? t.framebench : t.only);
+		/* at most 31 characters, as lavd's profile names */
+		snprintf(nm, 32, "tuned-%s", t.framebench ? t.framebench : t.only);
 		for (char *c = nm; *c; c++)
 			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 			      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
@@ -570,9 +629,10 @@ int gsu_tune_main(int argc, char **argv)
 	for (int c = 0; c < t.ncand; c++) {
 		snprintf(t.cand[c].path, sizeof(t.cand[c].path), "%s/tune-%d.conf",
 			 t.workdir, c + 1);
-		if (gsu_tune_write_cand(&t, c, t.cand[c].path))
+		if (gsu_tune_write_cand(&t, c, NULL, t.cand[c].path))
 			gs_die(EXIT_RUNTIME, "cannot write %s: %s", t.cand[c].path, strerror(errno));
 	}
+	check_profiles(&t);
 	gsu_describe_workload(&su, &su.w[0], desc, sizeof(desc));
 	snprintf(t.workload_desc, sizeof(t.workload_desc), "%s: %s", su.w[0].name, desc);
 	if (!t.quiet) {

@@ -95,8 +95,10 @@ int gsu_tune_main(int argc, char **argv);
 int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, size_t errlen);
 /* The grid: every combination of the knobs' values. 0, or -1 (too many). */
 int gsu_tune_make_grid(struct tune *t, char *err, size_t errlen);
-/* Candidate c's profile file (name tune-c, the match lines, its knobs). */
-int gsu_tune_write_cand(const struct tune *t, int c, const char *path);
+/* Candidate c's profile file (name tune-c, or name when not NULL; the
+ * match lines, its knobs). */
+int gsu_tune_write_cand(const struct tune *t, int c, const char *name,
+			const char *path);
 /* The result: the profile with the evidence in its comment block. */
 int gsu_tune_write_profile(const struct tune *t, const char *path);
 /* The comm of the game's process in a framebench --dump-plan text, or

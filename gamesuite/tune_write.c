@@ -151,14 +151,18 @@ static void write_rules(FILE *f, const struct tune *t, int c)
 		fprintf(f, "%-22s %s\n", t->knob[k].key, t->knob[k].val[t->cand[c].vi[k]]);
 }
 
-int gsu_tune_write_cand(const struct tune *t, int c, const char *path)
+int gsu_tune_write_cand(const struct tune *t, int c, const char *name,
+			const char *path)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return -1;
-	fprintf(f, "# gamesuite tune: candidate %d of %d\nname tune-%d\n", c + 1,
-		t->ncand, c + 1);
+	fprintf(f, "# gamesuite tune: candidate %d of %d\n", c + 1, t->ncand);
+	if (name)
+		fprintf(f, "name %s\n", name);
+	else
+		fprintf(f, "name tune-%d\n", c + 1);
 	write_rules(f, t, c);
 	return fclose(f) ? -1 : 0;
 }

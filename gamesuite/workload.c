@@ -358,7 +358,7 @@ void gsu_exec_free(struct gsu_exec *x)
 
 /* Runs argv with its output in log; 0 when it exits 0 within 10 s, else
  * -1 with its last line (or how it ended) in why. */
-static int run_check(char **argv, const char *log, char *why, size_t whylen)
+int gsu_run_check(char **argv, const char *log, char *why, size_t whylen)
 {
 	struct gsu_proc p;
 	char err[300];
@@ -441,7 +441,7 @@ static int check_run(const struct gsu_suite *s, const struct gsu_workload *w,
 			argv[i] = x.argv[i];
 		argv[n] = w->kind == GSU_FRAMEBENCH ? "--dump-plan" : "--dry-run";
 	}
-	rc = run_check(argv, log, why, whylen);
+	rc = gsu_run_check(argv, log, why, whylen);
 	if (!rc && text && read_log(log, text)) {
 		snprintf(why, whylen, "cannot read %s", log);
 		rc = -1;
@@ -520,6 +520,11 @@ static int read_frames_csv(const char *path, const struct gsu_exec *x,
 		snprintf(why, whylen, "%s", err);
 		return -1;
 	}
+	if (log.unusable)
+		gs_warn("%s:%zu: %zu MangoHud rows left out: a frame time of "
+			"0 ms or over a minute is no frame (this one %.6g ms)",
+			path, log.first_unusable_line, log.unusable,
+			log.first_unusable_ms);
 	if (x && cut_to_span(x, path, &log, why, whylen)) {
 		gs_mh_free(&log);
 		return -1;

@@ -74,6 +74,13 @@ bool gsu_game_log_ready(const struct gsu_exec *x);
 int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
 		       char *why, size_t whylen);
 
+/*
+ * Runs argv (argv[0] a resolved path) to its end, at most 10 s, output to
+ * log. 0 when it exited 0; else -1 with its last line of output (or how
+ * it ended) in why.
+ */
+int gsu_run_check(char **argv, const char *log, char *why, size_t whylen);
+
 /* framebench's plan of the workload as a run would start it (--dump-plan
  * added): 0 with the text in *plan (free it), or -1 with why. */
 int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,

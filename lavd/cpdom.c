@@ -282,21 +282,23 @@ int lavd_topo_override(const char *path, struct lavd_topo *t, char *err,
 		       size_t errlen)
 {
 	const size_t max = 256 * 1024;
+	char e[1000];
 	char *buf;
 	size_t n;
 	int rc;
 
 	/* one byte past the limit tells a file of exactly max bytes from a
 	 * longer one */
-	if (gs_read_file(path, max + 1, &buf, &n, NULL, 0)) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (gs_read_file(path, max + 1, &buf, &n, e, sizeof(e))) {
+		snprintf(err, errlen, "cannot open %s", e);
 		return -1;
 	}
 	rc = -1;
 	if (n > max)
 		snprintf(err, errlen, "%s: larger than 256 KiB", path);
 	else if (memchr(buf, '\0', n))
-		snprintf(err, errlen, "%s: not a text file", path);
+		gs_err_at(err, errlen, path, gs_nul_line(buf, n),
+			  "a NUL byte: not a text file");
 	else
 		rc = lavd_topo_override_text(path, buf, t, err, errlen);
 	free(buf);

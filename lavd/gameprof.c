@@ -118,6 +118,28 @@ static bool valid_name(const char *v)
 
 static const char *const kind_names[] = { "comm", "exe", "thread" };
 
+/* Can the glob's first element match '/'? (lavd_glob_check passed) */
+static bool first_can_be_slash(const char *glob)
+{
+	char first[LAVD_GP_GLOB_MAX + 1];
+	size_t n = 1;
+
+	if (glob[0] == '*')
+		return true;
+	if (glob[0] == '\\')
+		n = 2;
+	else if (glob[0] == '[') {
+		n = 1 + (glob[1] == '!' || glob[1] == '^');
+		n += glob[n] == ']';	/* a ']' first is literal */
+		while (glob[n] && glob[n] != ']')
+			n += (glob[n] == '\\' && glob[n + 1]) ? 2 : 1;
+		n++;
+	}
+	/* the element alone, then "*": it matches "/" when it takes '/' */
+	snprintf(first, sizeof(first), "%.*s*", (int)n, glob);
+	return lavd_glob_match(first, "/");
+}
+
 /* One condition "KIND GLOB", with the checks for globs that never match. */
 static int parse_cond(const struct src *s, const char *kind, const char *glob,
 		      struct lavd_gp_cond *c)
@@ -140,9 +162,8 @@ static int parse_cond(const struct src *s, const char *kind, const char *glob,
 		return ERR(s, "match: %s '%s' can never match: Linux keeps %d "
 			   "characters of a %s name", kind, glob, LAVD_COMM_LEN,
 			   k == LAVD_GP_COMM ? "process" : "thread");
-	/* a literal first character other than '/' never starts a path */
-	if (k == LAVD_GP_EXE && glob[0] != '/' && glob[0] != '*' &&
-	    glob[0] != '?' && glob[0] != '[')
+	/* a first element that cannot be '/' never starts a path */
+	if (k == LAVD_GP_EXE && !first_can_be_slash(glob))
 		return ERR(s, "match: exe '%s' can never match: /proc/PID/exe "
 			   "is an absolute path (start with / or *)", glob);
 	c->kind = (enum lavd_gp_kind)k;
@@ -226,7 +247,11 @@ static int parse_line(const struct src *s, char **tok, int ntok, char *rest1,
 		return 0;
 	}
 	if (!strcmp(key, "description")) {
+		if (p->desc_line)
+			return ERR(s, "description is set twice (first at line %d)",
+				   p->desc_line);
 		gs_strlcpy(p->desc, rest1 ? rest1 : "", sizeof(p->desc));
+		p->desc_line = s->line;
 		return 0;
 	}
 	if (!strcmp(key, "match"))
@@ -247,7 +272,6 @@ int lavd_gp_parse(const char *text, const char *source,
 	struct src s = { source, 0, err, errlen, is_global };
 	const char *base = strrchr(source, '/');
 	const char *q = text;
-	char *dot;
 
 	memset(p, 0, sizeof(*p));
 	gs_strlcpy(p->file, source, sizeof(p->file));
@@ -284,8 +308,7 @@ int lavd_gp_parse(const char *text, const char *source,
 				 "no 'match' line: the profile would apply to nothing");
 	if (!p->name_line) {
 		gs_strlcpy(p->name, base ? base + 1 : source, sizeof(p->name));
-		if ((dot = strstr(p->name, ".conf")))
-			*dot = '\0';
+		gs_strip_suffix(p->name, ".conf");
 		if (!valid_name(p->name))
 			return gs_err_at(err, errlen, source, 1, "no 'name' line, and "
 					 "the file name '%s' is not a profile name", p->name);
@@ -386,6 +409,7 @@ static int load_file(struct lavd_gp_set *set, const char *path,
 		     lavd_gp_is_global_fn *is_global, char *err, size_t errlen)
 {
 	const size_t max = 64 * 1024;
+	char e[1000];
 	struct lavd_gprof *p;
 	size_t n;
 	char *buf;
@@ -398,8 +422,8 @@ static int load_file(struct lavd_gp_set *set, const char *path,
 			 path, LAVD_GP_MAX);
 		return -1;
 	}
-	if (gs_read_file(path, max + 1, &buf, &n, NULL, 0)) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (gs_read_file(path, max + 1, &buf, &n, e, sizeof(e))) {
+		snprintf(err, errlen, "cannot open %s", e);
 		return -1;
 	}
 	p = &set->p[set->n];
@@ -407,7 +431,8 @@ static int load_file(struct lavd_gp_set *set, const char *path,
 	if (n > max)
 		snprintf(err, errlen, "%s: larger than 64 KiB", path);
 	else if (memchr(buf, '\0', n))
-		snprintf(err, errlen, "%s: not a text file", path);
+		gs_err_at(err, errlen, path, gs_nul_line(buf, n),
+			  "a NUL byte: not a text file");
 	else
 		rc = lavd_gp_parse(buf, path, is_global, p, err, errlen);
 	free(buf);

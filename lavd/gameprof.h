@@ -88,6 +88,7 @@ struct lavd_gprof {
 	char desc[160];
 	char file[512];		/* where it was read, for messages */
 	int name_line;		/* 0: named after its file */
+	int desc_line;		/* 0: no description line */
 	int nrules;
 	struct lavd_gp_rule rule[LAVD_GP_MAX_RULES];
 	bool set[LAVD_GK_NR];	/* which knobs it states */

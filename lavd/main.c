@@ -17,7 +17,7 @@
  *   cost.c      BPF cost figures (-v, --debug-bpf-objects)
  *   bpflog.c    libbpf's messages, for the verifier log's tail
  *
- * Exit status: 0 stopped by SIGINT/SIGTERM (or --help/--version);
+ * Exit status: 0 stopped by SIGINT/SIGTERM (or --help/--version/--check);
  * 1 the run failed: no sched_ext, missing privileges, another scheduler
  * loaded, the kernel refused the program, or the kernel ejected lavd
  * (watchdog stall, BPF error, sysrq); 2 bad usage.
@@ -64,6 +64,18 @@ static enum lavd_cycle run_cycle(struct lavd_loader *ld, int cycle)
 	return end;
 }
 
+/* --check: everything was read and is valid; say what */
+static int check_report(const struct lavd_gp_set *set)
+{
+	for (int i = 0; i < set->n; i++)
+		printf("profile %s: %s (%d match rule%s)\n", set->p[i].name,
+		       set->p[i].file, set->p[i].nrules,
+		       set->p[i].nrules == 1 ? "" : "s");
+	printf("lavd --check: valid (the options and %d game profile%s)\n",
+	       set->n, set->n == 1 ? "" : "s");
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static struct lavd_loader ld;	/* large: not on the stack */
@@ -89,6 +101,8 @@ int main(int argc, char **argv)
 
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */
 	lavd_opts_load_profiles(&opts, &profiles);	/* ... and bad profiles */
+	if (opts.check)
+		return check_report(&profiles);
 	lavd_need_sched_ext();
 	lavd_need_privileges();
 	lavd_loader_init(&ld, &opts, &stop_sig);

@@ -138,6 +138,12 @@ static const struct gs_opt specs[] = {
 	/* libbpf's messages (bpflog.c) and rodata verbose */
 	{ "verbose", 'v', NULL, GS_OPT_SET, FIELD(verbose),
 	  .help = "libbpf messages, and the kernel's dump on errors" },
+	/* main.c: the checks a load starts with, then exit (packaging tests,
+	 * profiles written on another machine) */
+	{ "check", 0, NULL, GS_OPT_SET, FIELD(check),
+	  .help = "check every option and game profile, list the\n"
+		  "profiles, and exit: 0 valid, 2 not (needs neither\n"
+		  "root nor sched_ext; loads nothing)" },
 	/* exits 0 */
 	{ "version", 0, NULL, SPECIAL(ID_VERSION),
 	  .help = "print the version" },
@@ -210,9 +216,9 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
 "\n"
-"exit status: 0 stopped by SIGINT/SIGTERM; 1 failed (no sched_ext, not\n"
-"root, another scheduler loaded, verifier rejection, ejected by the\n"
-"kernel); 2 bad usage\n";
+"exit status: 0 stopped by SIGINT/SIGTERM (--check: valid); 1 failed (no\n"
+"sched_ext, not root, another scheduler loaded, verifier rejection,\n"
+"ejected by the kernel); 2 bad usage or input\n";
 
 static const struct gs_opt_table table = {
 	specs, NR_SPECS, usage_head, usage_tail, &defaults, 21,
@@ -312,6 +318,9 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	if (o->match_scan && !o->nr_gp_paths)
 		gs_die(EXIT_USAGE, "--debug-match-path needs --game-profiles or "
 		       "--game-profile");
+	if (o->check && (o->monitor_s > 0 || o->count_bpf))
+		gs_die(EXIT_USAGE, "--check checks what a load would use; it takes "
+		       "no %s", o->count_bpf ? "--debug-bpf-objects" : "--monitor");
 	if (o->monitor_s > 0 && sched_opt)
 		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler "
 		       "options (got --%s)", sched_opt);

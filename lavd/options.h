@@ -43,6 +43,7 @@ struct lavd_opts {
 	double monitor_s;		/* > 0: watch a running instance instead */
 	uint64_t samples;		/* --monitor-sched-samples N per second */
 	bool verbose;
+	bool check;			/* --check: the checks, then exit */
 	/* debugging */
 	uint64_t watchdog_ms;		/* 0: the kernel's default */
 	double stall_after_s;		/* < 0: never */

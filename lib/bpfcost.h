@@ -16,4 +16,13 @@ struct bpf_object;
 void gs_print_bpf_run_cost(struct bpf_object *obj, const char *who,
 			   const char *prefix);
 
+/*
+ * The same line for every BPF program loaded in the system that ran (by
+ * program id, whoever loaded it: a scheduler whose loader prints no cost,
+ * e.g. the reference scx_lavd). Names are the kernel's (at most 15
+ * characters). Returns the number of programs printed, -1 when the
+ * statistics are off or the programs cannot be listed (errno set).
+ */
+int gs_print_loaded_bpf_cost(const char *who, const char *prefix);
+
 #endif

@@ -26,7 +26,12 @@ struct pctx {
 	size_t errlen;
 	int stage;		/* current stage, -1 before the first */
 	bool have_name;
+	int once[6];		/* the line of each of once_kw, 0: not yet */
 };
+
+/* Keys a profile gives at most once (a second is a mistake, not a change) */
+static const char *const once_kw[6] = { "name", "description", "fps",
+					"frames-in-flight", "workers", "comm" };
 
 static int fail(struct pctx *c, const char *what, const char *got)
 {
@@ -234,7 +239,7 @@ static int worker_format(struct pctx *c, const char *v, unsigned workers, char *
 		q++;
 	}
 	if (!*v || strlen(v) >= FB_TFMT_MAX)
-		return fail(c, "a worker name of 1-31 characters", v);
+		return fail(c, "a worker name of 1-15 characters", v);
 	gs_strlcpy(out, v, FB_TFMT_MAX);
 	if (nd) {
 		int w = snprintf(name, sizeof(name), v, (int)workers - 1);
@@ -582,6 +587,12 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 	struct fb_profile *p = c->p;
 	const char *kw = tok[0];
 
+	for (size_t i = 0; i < ARRAY_SIZE(once_kw); i++)
+		if (!strcmp(kw, once_kw[i]) && c->once[i])
+			return gs_err_at(c->err, c->errlen, c->source, c->line, "%s given "
+					 "twice (first on line %d)", kw, c->once[i]);
+		else if (!strcmp(kw, once_kw[i]))
+			c->once[i] = c->line;
 	if (!strcmp(kw, "name")) {
 		if (ntok < 2)
 			return fail(c, "a profile name", NULL);
@@ -700,6 +711,9 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 				 source, c.line, sizeof(line));
 			return -1;
 		}
+		if (memchr(text + pos, '\0', end - pos))
+			return gs_err_at(err, errlen, source, c.line,
+					 "a NUL byte: not a text file");
 		memcpy(line, text + pos, end - pos);
 		line[end - pos] = '\0';
 		pos = end + 1;
@@ -765,12 +779,9 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 	}
 	if (!c.have_name) {
 		const char *base = strrchr(source, '/');
-		char *dot;
 
 		gs_strlcpy(p->name, base ? base + 1 : source, sizeof(p->name));
-		dot = strstr(p->name, ".profile");
-		if (dot)
-			*dot = '\0';
+		gs_strip_suffix(p->name, ".profile");
 	}
 	return 0;
 }

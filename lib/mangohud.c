@@ -2,6 +2,7 @@
 #include "mangohud.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -89,12 +90,13 @@ static void copy_sysinfo(struct gs_mh_sysinfo *sys, char **names,
 }
 
 static int push_row(struct gs_mh_log *log, size_t *cap, double ft,
-		    uint64_t el)
+		    uint64_t el, size_t line)
 {
 	if (log->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 4096;
 		double *nf = realloc(log->frametime_ms, nc * sizeof(*nf));
 		uint64_t *ne;
+		size_t *nl;
 
 		if (!nf)
 			return -1;
@@ -103,26 +105,64 @@ static int push_row(struct gs_mh_log *log, size_t *cap, double ft,
 		if (!ne)
 			return -1;
 		log->elapsed_ns = ne;
+		nl = realloc(log->line, nc * sizeof(*nl));
+		if (!nl)
+			return -1;
+		log->line = nl;
 		*cap = nc;
 	}
 	log->frametime_ms[log->n] = ft;
 	log->elapsed_ns[log->n] = el;
+	log->line[log->n] = line;
 	log->n++;
 	return 0;
 }
 
+/* Decimal only, as every number the tools read (lib/util.h). */
 static int parse_num_field(const char *s, double *out)
 {
-	char *end;
-
-	if (!*s)
-		return -1;
-	errno = 0;
-	*out = strtod(s, &end);
-	return (errno || *end || !isfinite(*out)) ? -1 : 0;
+	return gs_parse_double(s, -DBL_MAX, DBL_MAX, out);
 }
 
-/* Decides ms vs us and per-frame vs sampled from the data itself. */
+/*
+ * Leaves out the rows that are no frame (see unusable in mangohud.h) and
+ * decides per-frame vs sampled from the rows kept: per-frame rows' frame
+ * times add up to the elapsed steps that led to them (a row left out
+ * takes its step with it, so neither a 0 ms row nor a damaged one makes
+ * a per-frame log look sampled).
+ */
+static void keep_frames(struct gs_mh_log *log)
+{
+	double sum = 0, span = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < log->n; i++) {
+		double ft = log->frametime_ms[i];
+
+		if (!(ft > 0) || ft > GS_MH_MAX_FRAME_MS) {
+			if (!log->unusable++) {
+				log->first_unusable_line = log->line[i];
+				log->first_unusable_ms = ft;
+			}
+			continue;
+		}
+		if (i > 0 && log->elapsed_ns[i] >= log->elapsed_ns[i - 1]) {
+			sum += ft;
+			span += (double)(log->elapsed_ns[i] -
+					 log->elapsed_ns[i - 1]) / 1e6;
+		}
+		log->frametime_ms[k] = ft;
+		log->elapsed_ns[k] = log->elapsed_ns[i];
+		log->line[k] = log->line[i];
+		k++;
+	}
+	log->n = k;
+	if (log->has_elapsed && k >= 3 && span > 0 &&
+	    fabs(sum / span - 1.0) > 0.25)
+		log->per_frame = false;
+}
+
+/* Decides ms vs us from the data itself, then keeps the frames. */
 static void classify(struct gs_mh_log *log, const double *fps_col,
 		     bool has_fps)
 {
@@ -150,18 +190,7 @@ static void classify(struct gs_mh_log *log, const double *fps_col,
 	if (log->unit == GS_MH_US)
 		for (size_t i = 0; i < n; i++)
 			log->frametime_ms[i] /= 1000.0;
-
-	/* Per-frame rows: frame times add up to the elapsed span. */
-	if (log->has_elapsed && n >= 3) {
-		double span = (double)(log->elapsed_ns[n - 1] -
-				       log->elapsed_ns[0]) / 1e6;
-		double sum = 0;
-
-		for (size_t i = 1; i < n; i++)
-			sum += log->frametime_ms[i];
-		if (span > 0 && fabs(sum / span - 1.0) > 0.25)
-			log->per_frame = false;
-	}
+	keep_frames(log);
 }
 
 /* The frame header's shape: its column count and where the columns we
@@ -208,7 +237,7 @@ static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
 		     fields[c->el]);
 		return -1;
 	}
-	if (push_row(log, cap, ft, (uint64_t)el))
+	if (push_row(log, cap, ft, (uint64_t)el, lineno))
 		return -2;
 	if (c->fps >= 0) {
 		if (log->n > *fps_cap) {
@@ -324,6 +353,15 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 		goto out;
 	}
 	classify(log, fps_col, c_fps >= 0);
+	if (!log->n) {
+		errf(err, errlen, path, 0,
+		     "no usable frame (%zu rows skipped; first: %s:%zu: frame "
+		     "time %.6g ms: %s)", log->unusable, path,
+		     log->first_unusable_line, log->first_unusable_ms,
+		     log->first_unusable_ms > 0 ? "over a minute, not a frame" :
+		     "a row that is no frame");
+		goto out;
+	}
 	rc = 0;
 	goto out;
 oom:
@@ -341,12 +379,13 @@ out:
 int gs_mh_read_path(const char *path, struct gs_mh_log *log, char *err,
 		    size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = gs_fopen_regular(path, why, sizeof(why));
 	int rc;
 
 	if (!f) {
 		memset(log, 0, sizeof(*log));
-		return errf(err, errlen, path, 0, "%s", strerror(errno));
+		return errf(err, errlen, path, 0, "%s", why);
 	}
 	rc = gs_mh_read(f, path, log, err, errlen);
 	fclose(f);
@@ -357,8 +396,10 @@ void gs_mh_free(struct gs_mh_log *log)
 {
 	free(log->frametime_ms);
 	free(log->elapsed_ns);
+	free(log->line);
 	log->frametime_ms = NULL;
 	log->elapsed_ns = NULL;
+	log->line = NULL;
 	log->n = 0;
 }
 

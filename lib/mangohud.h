@@ -33,10 +33,22 @@ struct gs_mh_log {
 	 * they are periodic samples, whose frame times cannot give lows */
 	bool per_frame;
 	size_t header_line;	/* 1-based line of "fps,frametime,..." */
+	size_t *line;		/* per row: its 1-based line in the file */
+	/* Rows that are no frame, left out of the arrays above: a frame time
+	 * of 0 (MangoHud writes one when it had nothing to show) or over a
+	 * minute (no game frame lasts that long: a damaged or misread log). */
+	size_t unusable;
+	size_t first_unusable_line;
+	double first_unusable_ms;
 };
 
+/* Longest frame time a row may hold, in ms (see unusable). */
+#define GS_MH_MAX_FRAME_MS 60000.0
+
 /*
- * Reads a MangoHud log. On error returns -1 and writes
+ * Reads a MangoHud log: the one reader, with one set of rules, of every
+ * tool. Rows that are no frame are counted in unusable and left out; a
+ * log with no usable row is an error. On error returns -1 and writes
  * "<path>:<line>: what was wrong" into err; log is then empty.
  */
 int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,

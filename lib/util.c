@@ -68,7 +68,7 @@ int gs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (!s || !*s || *s == '-' || *s == ' ')
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10);
 	if (errno || *end || v < min || v > max)
 		return -1;
 	*out = v;
@@ -83,11 +83,22 @@ int gs_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	if (!s || !*s || *s == ' ')
 		return -1;
 	errno = 0;
-	v = strtoll(s, &end, 0);
+	v = strtoll(s, &end, 10);
 	if (errno || *end || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* strtod also reads hex ("0x10" is 16), "inf" and "nan": numbers people
+ * write are decimal, so the digits must start right after the sign. */
+static bool decimal_start(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return false;
+	return (*s >= '0' && *s <= '9') || *s == '.';
 }
 
 int gs_parse_double(const char *s, double min, double max, double *out)
@@ -95,7 +106,7 @@ int gs_parse_double(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s || *s == ' ')
+	if (!s || !*s || !decimal_start(s))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -118,7 +129,7 @@ int gs_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
 	char *end;
 	double v, mult = (double)default_unit_ns;
 
-	if (!s || !*s || *s == '-' || *s == ' ')
+	if (!s || !*s || *s == '-' || !decimal_start(s))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -259,10 +270,117 @@ int gs_read_text(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : "not a plain file";
+}
+
+int gs_open_regular(const char *path, char *why, size_t whylen)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), fl;
+	struct stat st;
+
+	if (fd < 0)
+		goto fail;
+	if (fstat(fd, &st))
+		goto fail_close;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (why && whylen)
+			snprintf(why, whylen, "not a regular file (%s)",
+				 file_kind(st.st_mode));
+		errno = EINVAL;
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		goto fail_close;
+	return fd;
+fail_close:
+	fl = errno;
+	close(fd);
+	errno = fl;
+fail:
+	if (why && whylen)
+		snprintf(why, whylen, "%s", strerror(errno));
+	return -1;
+}
+
+FILE *gs_fopen_regular(const char *path, char *why, size_t whylen)
+{
+	int fd = gs_open_regular(path, why, whylen), saved;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		if (why && whylen)
+			snprintf(why, whylen, "%s", strerror(saved));
+	}
+	return f;
+}
+
+int gs_check_output(const char *path, char *why, size_t whylen)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!*path) {
+		snprintf(why, whylen, "an empty file name");
+		return -1;
+	}
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, whylen, "%s: is a directory", path);
+			return -1;
+		}
+		if (access(path, W_OK)) {
+			snprintf(why, whylen, "%s: cannot write: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+			 (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(why, whylen, "%s: cannot create it in %s: %s", path, dir,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool gs_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!stat(b, &sb))
+		return !stat(a, &sa) && sa.st_dev == sb.st_dev &&
+		       sa.st_ino == sb.st_ino;
+	return !strcmp(a, b);
+}
+
 int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	char why[128];
+	int fd = gs_open_regular(path, why, sizeof(why)), saved;
 	size_t n = 0, cap = 4096, limit = max ? max : SIZE_MAX - 1;
 	struct stat st;
 	char *b = NULL;
@@ -316,9 +434,32 @@ fail:
 		close(fd);
 	free(b);
 	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path, strerror(saved));
+		snprintf(err, errlen, "%s: %s", path,
+			 fd < 0 ? why : strerror(saved));
 	errno = saved;
 	return -1;
+}
+
+int gs_nul_line(const char *buf, size_t n)
+{
+	const char *z = memchr(buf, '\0', n);
+	int line = 1;
+
+	if (!z)
+		return 0;
+	for (const char *q = buf; q < z; q++)
+		line += *q == '\n';
+	return line;
+}
+
+bool gs_strip_suffix(char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	if (n < k || strcmp(s + n - k, suffix))
+		return false;
+	s[n - k] = '\0';
+	return true;
 }
 
 void gs_strlcpy(char *dst, const char *src, size_t dstlen)
@@ -355,6 +496,9 @@ int gs_err_at(char *err, size_t errlen, const char *file, int line,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+	if (line > 0)
+		snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+	else	/* no line to name: the file as a whole */
+		snprintf(err, errlen, "%s: %s", file, msg);
 	return -1;
 }

@@ -86,13 +86,43 @@ int gs_read_text(const char *path, char *buf, size_t len);
 void gs_remove_tree(const char *dir);
 
 /*
- * Reads a whole file (regular, procfs, a pipe) into *buf, malloc'ed and
+ * Opens an input file for reading, refusing anything but a regular file:
+ * a FIFO would block open() until a writer came, a device reads forever.
+ * Returns the fd (blocking reads), or -1 with errno set and the reason in
+ * why ("not a regular file (a FIFO)", or strerror's). why may be NULL.
+ */
+int gs_open_regular(const char *path, char *why, size_t whylen);
+/* The same as a stdio stream ("r"). */
+FILE *gs_fopen_regular(const char *path, char *why, size_t whylen);
+
+/*
+ * Reads a whole regular file (procfs and sysfs files are regular too; see
+ * gs_open_regular) into *buf, malloc'ed and
  * NUL-terminated, *len bytes without the NUL. With max > 0 at most max
  * bytes are read: *len == max means the file may go on. Returns 0, or -1
  * with errno set and "path: why" in err (err may be NULL).
  */
 int gs_read_file(const char *path, size_t max, char **buf, size_t *len,
 		 char *err, size_t errlen);
+
+/*
+ * Whether path can be written (an existing file: writable, no directory;
+ * a new one: its directory exists and is writable), checked before work
+ * that would be lost if the output could not be written at the end.
+ * Returns 0, or -1 with "path: why" in why.
+ */
+int gs_check_output(const char *path, char *why, size_t whylen);
+/* Whether output b is input a: the same device and inode when b exists,
+ * else the same name. Writing b would overwrite a. */
+bool gs_same_file(const char *a, const char *b);
+
+/* The 1-based line of the first NUL byte in buf[0..n), 0 when none: text
+ * files with one are refused there (a NUL would end the line unseen). */
+int gs_nul_line(const char *buf, size_t n);
+
+/* Cuts suffix off the end of s ("game.config.conf" -> "game.config");
+ * returns whether s ended with it. */
+bool gs_strip_suffix(char *s, const char *suffix);
 
 /* Copies at most dstlen-1 bytes and always terminates. */
 void gs_strlcpy(char *dst, const char *src, size_t dstlen);

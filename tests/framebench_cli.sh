@@ -86,12 +86,24 @@ fi
 [ "$("$B/tests/jsonget" "$T/cal.json" calibration.loops_per_us calibration.given | tr '\n' ' ')" = "300 true " ] ||
 	fail "--calibration 300: JSON calibration $("$B/tests/jsonget" "$T/cal.json" calibration.loops_per_us calibration.given)"
 
+# numbers are decimal (issue 24): 010 is ten, not octal eight; 0x is no hex
+"$FB" --dump-plan --fps 010 --duration 1s --warmup 0 >"$T/p010" || fail "--fps 010"
+grep -q '^fps 10,' "$T/p010" || fail "--fps 010 is not 10 FPS: $(grep '^fps' "$T/p010")"
+expect_usage "option --fps: expected an integer in [0, 10000], got '0x10'" --fps 0x10
+expect_usage "option --duration: expected a duration (e.g. 500us, 20ms, 10s) in [100.000 ms, 86400.000 s], got '0x10s'" --duration 0x10s
+printf 'name octal\nfps 010\nstage game\n  work 0x10us\n' >"$T/hex.profile"
+expect_usage "$T/hex.profile:4:" --profile "$T/hex.profile"
+sed -i 's/ 0x10us/ 016us/' "$T/hex.profile"
+"$FB" --dump-plan --profile "$T/hex.profile" --duration 1s --warmup 0 >"$T/p010" ||
+	fail "a profile with 010 and 016us: $(cat "$T/p010")"
+grep -q '^fps 10,' "$T/p010" || fail "profile fps 010 is not 10 FPS: $(grep '^fps' "$T/p010")"
+
 # a malformed profile names the file and line
 printf 'name bad\nfps 60\nstage game\n  fanout 0 100us\n' >"$T/bad.profile"
 expect_usage "framebench: $T/bad.profile:4: expected a job count in [1, 64] after 'fanout', got '0'" --profile "$T/bad.profile"
 printf 'stage game\n  work 100us\n  call wineserver\n' >"$T/bad2.profile"
 expect_usage "$T/bad2.profile:3: expected a declared service (none declared yet), got 'wineserver'" --profile "$T/bad2.profile"
-expect_usage "$T/missing.profile: cannot open profile" --profile "$T/missing.profile"
+expect_usage "cannot open profile $T/missing.profile: No such file" --profile "$T/missing.profile"
 
 # --rt without the right to use SCHED_FIFO: a clear message, status 2
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

@@ -60,6 +60,16 @@ bad 'workers 12 thread="Foreground Worker #%d"' "expected a worker name of at mo
 bad 'workers 4 thread="W %d %d"' "expected a worker name with at most one %d (its index), got 'W %d %d'"
 bad 'workers 4 thread="W %s"' "expected a worker name with at most one %d (its index), got 'W %s'"
 bad 'workers 4 name=x' "expected thread=FORMAT or end of line, got 'name'"
+bad 'workers 4 thread="A Worker Name That Is Far Too Long %d"' "expected a worker name of 1-15 characters, got 'A Worker Name That Is Far Too Long %d'"
+# a key given twice, a NUL byte: refused with file and line
+printf 'fps 60\nfps 30\nstage s\n' >"$T/bad.profile"
+expect_exit 2 "$T/bad.profile:2: fps given twice (first on line 1)" "$FB" --profile "$T/bad.profile" -d 100ms
+printf 'fps 60\nstage s\000x\n' >"$T/bad.profile"
+expect_exit 2 "$T/bad.profile:2: a NUL byte: not a text file" "$FB" --profile "$T/bad.profile" -d 100ms
+# a profile named after its file: only the last .profile goes
+printf 'stage s\n  work 100us\n' >"$T/game.profile.v2.profile"
+"$FB" --profile "$T/game.profile.v2.profile" --dump-plan -d 1s >"$T/plan" 2>&1 &&
+	grep -q "^profile game.profile.v2 " "$T/plan" || fail "name from the file: $(head -n 3 "$T/plan")"
 bad 'process helper comm="a b c d e f g h i"' "expected a name of 1-15 characters (Linux keeps 15 of a thread or process name), got 'a b c d e f g h i'"
 bad 'input period=1ms work=10 thread="x' "expected a closing '\"'"
 printf 'stage s thread="%%s"\n' >"$T/bad.profile"

@@ -195,6 +195,31 @@ printf 'fps,frametime,cpu_load,elapsed\n60,16.6,1,16600000\n0,0,1,16600000\n60,1
 expect 0 "$T/z.csv:3: frame time 0 ms: a row that is no frame (2 lines skipped)" import -o "$T/z.ftr" "$T/z.csv"
 printf 'fps,frametime,cpu_load,elapsed\n0,0,1,0\n0,99999999,1,0\n' >"$T/z2.csv"
 expect 2 "$T/z2.csv: no usable frame (2 rows skipped; first: $T/z2.csv:2: frame time 0 ms" import -o "$T/z2.ftr" "$T/z2.csv"
+# the input as the output: refused (exit 2), the input left as it was -
+# the same name, another name of the same file (a link), as every output
+cp "$FX" "$T/in.txt"
+"$FT" import -o "$T/in.ftr" "$T/in.txt" 2>/dev/null || fail "import for the same-file checks"
+ln -s in.ftr "$T/link.ftr"
+sum() { cksum <"$1"; }
+a=$(sum "$T/in.txt") b=$(sum "$T/in.ftr")
+expect 2 "option -o: $T/in.txt is the input $T/in.txt: writing it would overwrite the input" import -o "$T/in.txt" "$T/in.txt"
+expect 2 "option -o: $T/link.ftr is the input $T/in.ftr" import -o "$T/link.ftr" "$T/in.ftr"
+expect 2 "option -o: $T/in.ftr is the input $T/in.ftr" profile -o "$T/in.ftr" "$T/in.ftr"
+expect 2 "option --perfetto: $T/in.txt is the input $T/in.txt" export --perfetto "$T/in.txt" "$T/in.txt"
+expect 2 "option -o: $T/in.ftr is the input $T/in.ftr" report -o "$T/in.ftr" "$T/in.ftr"
+expect 2 "option --html: $T/link.ftr is the input $T/in.ftr" report --html "$T/link.ftr" "$T/in.ftr"
+expect 2 "option --dot: $T/in.ftr is the input $T/in.ftr" report --dot "$T/in.ftr" "$T/in.ftr"
+expect 2 "option -o: $T/in.ftr is the input $T/in.ftr" compare -o "$T/in.ftr" "$T/in.txt" "$T/in.ftr"
+[ "$(sum "$T/in.txt")" = "$a" ] && [ "$(sum "$T/in.ftr")" = "$b" ] || fail "an input was overwritten"
+# a missing input named as the output: refused by name
+expect 2 "option -o: $T/none.ftr is the input $T/none.ftr" import -o "$T/none.ftr" "$T/none.ftr"
+
+# an output that fails says why (exit 1)
+if [ -w /dev/full ]; then
+	expect 1 "/dev/full: write failed: No space left on device" report -o /dev/full "$T/in.ftr"
+	expect 1 "/dev/full: write failed: No space left on device" export --perfetto /dev/full "$T/in.ftr"
+fi
+
 # input quoted in messages never carries raw binary bytes
 { head -20 "$FX"; printf 'gar\002bage \377 line\n'; tail -5 "$FX"; } >"$T/bin.txt"
 expect 0 "not a perf script text event line: 'gar\\x02bage \\xff line'" import -o "$T/bin.ftr" "$T/bin.txt"

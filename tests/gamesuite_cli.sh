@@ -44,6 +44,17 @@ printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' 
 "$GS" run "$T/g.suite" --sched "lavd 'x" >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -q "unbalanced" "$T/out" && pass "bad --sched quoting: exit 2" || fail "bad --sched"
 
+# a key given twice, a NUL byte, a directory: refused with file (and line)
+printf 'repeat 3\nrepeat 4\nworkload a\n  kind schbench\n' >"$T/twice.suite"
+expect_exit 2 "gamesuite: $T/twice.suite:2: repeat given twice (first on line 1)" "$GS" check "$T/twice.suite"
+printf 'workload a\n  kind schbench\n  duration 1s\nworkload b\n  kind schbench\n  duration 2s\n  duration 3s\n' >"$T/twice.suite"
+expect_exit 2 "gamesuite: $T/twice.suite:7: duration given twice (first on line 6)" "$GS" check "$T/twice.suite"
+printf 'repeat 3\nworkl\000oad a\n  kind schbench\n' >"$T/nul.suite"
+expect_exit 2 "gamesuite: $T/nul.suite:2: a NUL byte: not a text file" "$GS" check "$T/nul.suite"
+mkdir "$T/dir.suite"
+expect_exit 2 "gamesuite: $T/dir.suite: cannot open: not a regular file (a directory)" "$GS" check "$T/dir.suite"
+grep -q ":0:" "$T/err" && fail "a message names line 0: $(cat "$T/err")"
+
 # ---- check: the shipped suites parse -----------------------------------------
 for s in gamesuite/suites/*.suite; do
 	if "$GS" check "$s" >"$T/out" 2>&1; then pass "check $s"; else fail "check $s"; cat "$T/out"; fi
@@ -138,6 +149,33 @@ rc=$?
 expect "$T/c.json" summary.workload_failed 2
 grep -q "periodic samples" "$T/out" && pass "sampled MangoHud log reported" || fail "sampled log"
 grep -q "signal 11" "$T/out" && pass "crash reported" || fail "crash"
+
+# MangoHud rows that are no frame (0 ms, over a minute) are left out, as
+# frametrace leaves them out (one reader, lib/mangohud.c): the same frames
+# with such rows give the same figures (GAMESUITE_RUN=0: the same frames
+# in both), and the run does not fail
+cat >"$T/rough.suite" <<EOF
+workload clean
+  kind game
+  command GAMESUITE_RUN=0 $TD/fake-game.sh ok
+  mangohud-config /dev/null
+workload rough
+  kind game
+  command GAMESUITE_RUN=0 $TD/fake-game.sh rough
+  mangohud-config /dev/null
+EOF
+"$GS" run "$T/rough.suite" --sched eevdf $QUIET --repeat 1 --warmup 0 \
+	--json "$T/r.json" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "rows that are no frame: exit 0" || fail "rows that are no frame: rc $rc: $(cat "$T/out")"
+for m in avg_fps frametime_p99_ms low1_average_fps; do
+	a=$("$JG" "$T/r.json" workloads.clean.metrics.$m.schedulers.eevdf.median)
+	b=$("$JG" "$T/r.json" workloads.rough.metrics.$m.schedulers.eevdf.median)
+	[ -n "$a" ] && [ "$a" = "$b" ] && pass "$m: rough log = clean log ($a)" ||
+		fail "$m: rough log $b, clean log $a"
+done
+grep -q "fakegame_.*\.csv:5: 81 MangoHud rows left out: a frame time of 0 ms or over a minute is no frame" "$T/out" ||
+	fail "left-out rows not reported: $(cat "$T/out")"
 
 # ---- scheduler commands against a fake sched_ext directory ------------------
 SCX=$T/scx

@@ -35,8 +35,11 @@ expect_exit 2 "tune: workload tuned: framebench's plan does not say the game's p
 
 # ---- framebench's default match: the game's own process by its name, not
 # the executable its background hogs share; nothing measured, no profile
+# (a stand-in lavd whose --check passes and whose load fails)
+printf '#!/bin/sh\nfor a; do [ "$a" = --check ] && exit 0; done\nexit 1\n' >"$T/lavd-fails"
+chmod +x "$T/lavd-fails"
 for p in strategy:fb-strategy unreal:framebench proton:ProtonGame.exe; do
-	"$GS" tune --framebench "${p%%:*}" -o "$T/fb.conf" --lavd /bin/false \
+	"$GS" tune --framebench "${p%%:*}" -o "$T/fb.conf" --lavd "$T/lavd-fails" \
 		--sched-ext-root "$T/noscx" --duration 1s $QUIET >/dev/null 2>"$T/fberr"
 	rc=$?
 	grep -q "; for match comm ${p#*:}\$" "$T/fberr" && pass "tune --framebench ${p%%:*}: match comm ${p#*:}" ||
@@ -64,8 +67,39 @@ expect_exit 2 "tune: --match RULE is needed" "$GS" tune "$T/t.suite" --only tune
 expect_exit 2 "option --metric: 'bogus' is not a metric of game workloads" \
 	"$GS" tune "$T/t.suite" --only tuned -o "$T/x.conf" --match "comm x" --metric bogus
 
-# ---- a search with an optimum ---------------------------------------------
+# ---- mistakes found before any run (exit 2), not after the search --------
+# (fake-lavd.sh hands --check to the real lavd; a run would make stage-1)
+export FAKE_LAVD_CHECK="$B/lavd"
+need "$B/lavd"
 LAVD="$TD/fake-lavd.sh $SCX"
+# tune_early RC MESSAGE ARGS...: tune exits RC with MESSAGE, no run made
+tune_early() {
+	want=$1 msg=$2
+	shift 2
+	rm -rf "$T/early"
+	start=$(date +%s)
+	expect_exit "$want" "$msg" "$GS" tune "$T/t.suite" --only tuned --lavd "$LAVD" --ops lavd \
+		--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
+		--workdir "$T/early" "$@"
+	[ ! -e "$T/early/stage-1" ] && [ ! -e "$SCX/profile" ] && pass "no run before refusing: $msg" ||
+		fail "a run was made before refusing '$msg'"
+	[ $(($(date +%s) - start)) -le 5 ] || fail "refusing '$msg' took $(($(date +%s) - start)) s"
+}
+rm -f "$SCX/profile"
+tune_early 2 "option -o: /nonexistent/x: cannot create it in /nonexistent: No such file or directory" \
+	-o /nonexistent/x --match "comm fake-game"
+tune_early 2 "option -o: $T: is a directory" -o "$T" --match "comm fake-game"
+tune_early 2 "tune: lavd --check refuses a knob set (--knob, --match): lavd: --game-profile: $T/early/tune-1.conf:5: unknown key 'slise-scale'" \
+	-o "$T/x.conf" --match "comm fake-game" --knob slise-scale=50,100
+tune_early 2 "refuses a knob set (--knob, --match): lavd: --game-profile: $T/early/tune-2.conf:5: slice-scale: expected 10..1000, got '5000'" \
+	-o "$T/x.conf" --match "comm fake-game" --knob slice-scale=50,5000
+tune_early 2 "refuses a knob set (--knob, --match): lavd: --game-profile: $T/early/tune-1.conf:3: match: thread 'UnityGfxDeviceWorker' can never match" \
+	-o "$T/x.conf" --match "thread UnityGfxDeviceWorker"
+tune_early 2 "tune: lavd --check refuses the profile's name (--name): lavd: --game-profile: $T/early/final-check.conf:2: name: expected 1-31 letters" \
+	-o "$T/x.conf" --match "comm fake-game" --name "a/b"
+[ ! -e "$T/x.conf" ] || fail "a refused tune wrote $T/x.conf"
+
+# ---- a search with an optimum ---------------------------------------------
 "$GS" tune "$T/t.suite" --only tuned -o "$T/tuned.conf" --lavd "$LAVD" --ops lavd \
 	--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
 	--match "comm fake-game" --knob slice-scale=50,100,200 --knob lat-cri-boost=0,128 \

@@ -121,6 +121,15 @@ else
 	fail "ExecStart with a bad LAVD_OPTS: exit $rc, stderr: $(cat "$T/err")"
 fi
 
+# the installed lavd passes its own check on the installed profiles, on
+# any machine (lavd --check needs neither root nor sched_ext)
+if "$D$P/sbin/lavd" --check --game-profiles "$D$P/share/gamesched/lavd-profiles" >"$T/out" 2>&1 &&
+	grep -q "^lavd --check: valid (the options and [1-9][0-9]* game profiles*)$" "$T/out"; then
+	pass "lavd --check on the installed profiles: $(tail -n 1 "$T/out")"
+else
+	fail "lavd --check on the installed profiles: $(cat "$T/out")"
+fi
+
 # a second install keeps the changed default file, and removes the
 # frametrace of an earlier release's install (sbin, man8)
 mkdir -p "$D$P/share/man/man8"

@@ -81,8 +81,44 @@ if [ ! -d /sys/kernel/sched_ext ]; then
 	done
 	lavd_exit 1 "$msg" --game-profiles lavd/profiles/candidates --debug-match-path scan --match-scan-ms 500
 fi
+# --check: the same checks on any machine (no root, no sched_ext), then
+# exit 0 with the profiles listed, or 2 naming file and line
+n=$(find lavd/profiles/candidates -name '*.conf' | wc -l)
+lavd_exit 0 "lavd --check: valid (the options and $n game profiles)" \
+	--check --game-profiles lavd/profiles/candidates
+grep -qxF "profile unity: lavd/profiles/candidates/unity.conf (2 match rules)" "$T/out" ||
+	fail "--check lists no profile: $(cat "$T/out")"
+for f in lavd/profiles/*.conf lavd/profiles/candidates/*.conf; do
+	lavd_exit 0 "lavd --check: valid (the options and 1 game profile)" --check --game-profile "$f"
+done
+lavd_exit 0 "lavd --check: valid (the options and 0 game profiles)" --check --slice-max-us 8000
+lavd_exit 2 "lavd: --game-profile: $T/range.conf:2: preempt-shift: expected 0..10, got '40'" \
+	--check --game-profile "$T/range.conf"
+lavd_exit 2 "lavd: --slice-min-us 9000 is larger than --slice-max-us 5000" --check --slice-min-us 9000
+lavd_exit 2 "lavd: --check checks what a load would use; it takes no --monitor" --check --monitor 1
+# numbers are decimal: 09 is nine (octal refused it), 0x no hex
+printf 'match comm x\npreempt-shift 09\nlat-cri-boost 0128\n' >"$T/dec.conf"
+lavd_exit 0 "lavd --check: valid (the options and 1 game profile)" --check --game-profile "$T/dec.conf"
+bad hex 'match comm x\nlat-cri-boost 0x80\n' "2: lat-cri-boost: expected 0..4096, got '0x80'"
+lavd_exit 2 "lavd: option --slice-max-us: expected an integer in [50, 1000000], got '0x1000'" --check --slice-max-us 0x1000
+
+# a profile named after its file: only the trailing .conf goes
+printf 'match comm x\n' >"$T/game.config.conf"
+lavd_exit 0 "profile game.config: $T/game.config.conf (1 match rule)" --check --game-profile "$T/game.config.conf"
+# a key given twice, a NUL byte: file and line(s)
+bad desc2 'description a\nmatch comm x\ndescription b\n' "3: description is set twice (first at line 1)"
+printf 'match comm x\nslice-scale 1\0000\n' >"$T/nul.conf"
+lavd_exit 2 "lavd: --game-profile: $T/nul.conf:2: a NUL byte: not a text file" --check --game-profile "$T/nul.conf"
+# an exe glob whose first element cannot be '/' never matches a path
+bad never3 'match exe [a]bin/x\n' "1: match: exe '[a]bin/x' can never match: /proc/PID/exe is an absolute path (start with / or *)"
+bad never4 'match exe [!/]bin/x\n' "1: match: exe '[!/]bin/x' can never match: /proc/PID/exe is an absolute path (start with / or *)"
+for g in '[/]usr/bin/x' '[!a]usr/bin/x' '?usr/bin/x' '*/x'; do
+	printf 'match exe %s\n' "$g" >"$T/glob.conf"
+	lavd_exit 0 "" --check --game-profile "$T/glob.conf"
+done
+
 "$L" --help >"$T/help"
-for o in --game-profiles --game-profile --match-scan-ms --debug-match-path; do
+for o in --game-profiles --game-profile --match-scan-ms --debug-match-path --check; do
 	grep -q -- "$o" "$T/help" && pass "--help: $o" || fail "--help lacks $o"
 done
 finish "lavd game profiles"

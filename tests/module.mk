@@ -6,6 +6,8 @@ $(eval $(call gs_test,test_formats,tests/test_formats.c))
 # Tools of the shell tests, build/tests/NAME from tests/tools/NAME.c:
 #   jsonget FILE PATH...  prints the values at dotted paths of a JSON file
 #   mhcheck FILE          checks a MangoHud CSV log with the shared reader
+INTEGRATION_TESTS += tests/input_mistakes.sh
+
 SHELL_TEST_TOOLS := $(BUILD)/tests/jsonget $(BUILD)/tests/mhcheck
 TEST_TOOLS += $(SHELL_TEST_TOOLS)
 $(SHELL_TEST_TOOLS): $(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIBGS)

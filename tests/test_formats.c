@@ -115,6 +115,47 @@ static void mangohud_sampled_rows_detected(void **state)
 	gs_mh_free(&log);
 }
 
+/* Rows that are no frame are left out by the one reader every tool uses
+ * (issue 24): a 0 ms row does not count as a frame, and one damaged row
+ * over a minute does not make a per-frame log look sampled. */
+static void mangohud_rows_that_are_no_frame(void **state)
+{
+	static const char text[] =
+		"fps,frametime,elapsed\n"
+		"60,16.6,16600000\n"
+		"0,0,16600000\n"
+		"60,16.7,33300000\n"
+		"0,99999,33300000\n"
+		"60,16.6,49900000\n"
+		"60,16.7,66600000\n";
+	struct gs_mh_log log;
+	char err[256];
+	FILE *f = mem(text);
+
+	(void)state;
+	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.n, 4);
+	assert_true(log.per_frame);
+	assert_int_equal(log.unusable, 2);
+	assert_int_equal(log.first_unusable_line, 3);
+	assert_int_equal(log.line[0], 2);
+	assert_int_equal(log.line[3], 7);
+	for (size_t i = 0; i < log.n; i++)
+		assert_true(log.frametime_ms[i] > 16 && log.frametime_ms[i] < 17);
+	gs_mh_free(&log);
+	f = mem("fps,frametime,elapsed\n0,0,1\n0,0,2\n");
+	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), -1);
+	fclose(f);
+	assert_string_equal(err, "z.csv: no usable frame (2 rows skipped; first: "
+			    "z.csv:2: frame time 0 ms: a row that is no frame)");
+	/* numbers are decimal: a hex frame time is no number */
+	f = mem("fps,frametime,elapsed\n60,0x10,1\n");
+	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), -1);
+	fclose(f);
+	assert_non_null(strstr(err, "z.csv:2: column 'frametime'"));
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct gs_mh_log log;
@@ -320,6 +361,22 @@ static void option_parsing(void **state)
 	assert_int_equal(gs_parse_duration_ns("-3s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3 s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3parsecs", 1, &ns), -1);
+	/* decimal only: a leading 0 is no octal, 0x no hex (issue 24) */
+	assert_int_equal(gs_parse_u64("010", 0, 100, &u), 0);
+	assert_int_equal(u, 10);
+	assert_int_equal(gs_parse_u64("09", 0, 100, &u), 0);
+	assert_int_equal(u, 9);
+	assert_int_equal(gs_parse_u64("0x10", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_i64("-010", -100, 100, &i), 0);
+	assert_int_equal(i, -10);
+	assert_int_equal(gs_parse_i64("-0x10", -100, 100, &i), -1);
+	assert_int_equal(gs_parse_double("0x1p3", 0, 100, &d), -1);
+	assert_int_equal(gs_parse_double("-0x1", -2, 2, &d), -1);
+	assert_int_equal(gs_parse_double("inf", 0, 1e300, &d), -1);
+	assert_int_equal(gs_parse_double(".5", 0, 1, &d), 0);
+	assert_int_equal(gs_parse_duration_ns("0x10s", 1, &ns), -1);
+	assert_int_equal(gs_parse_duration_ns("010s", 1, &ns), 0);
+	assert_int_equal(ns, 10000000000ULL);
 }
 
 static void whole_file_reader(void **state)
@@ -356,6 +413,51 @@ static void whole_file_reader(void **state)
 	assert_int_equal(len, 0);
 	assert_true(strstr(err, path) == err);
 	assert_non_null(strstr(err, ": No such file or directory"));
+}
+
+/* Mistakes that must not cost work (issue 24): inputs that are no
+ * regular file, outputs that cannot be written or are the input. */
+static void input_and_output_checks(void **state)
+{
+	char dir[] = "/tmp/gs-io-XXXXXX", p[128], q[128], why[256], *buf;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	/* a FIFO without a writer: refused at once, not waited for */
+	assert_int_equal(gs_read_file(p, 0, &buf, &len, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, ": not a regular file (a FIFO)"));
+	assert_int_equal(gs_open_regular(dir, why, sizeof(why)), -1);
+	assert_string_equal(why, "not a regular file (a directory)");
+	assert_null(gs_fopen_regular("/dev/null", why, sizeof(why)));
+	assert_string_equal(why, "not a regular file (a character device)");
+	/* outputs */
+	assert_int_equal(gs_check_output(dir, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, ": is a directory"));
+	assert_int_equal(gs_check_output("/nonexistent/x", why, sizeof(why)), -1);
+	assert_string_equal(why, "/nonexistent/x: cannot create it in /nonexistent: "
+			    "No such file or directory");
+	snprintf(q, sizeof(q), "%s/new", dir);
+	assert_int_equal(gs_check_output(q, why, sizeof(why)), 0);
+	/* the same file: by inode when it exists, else by name */
+	snprintf(q, sizeof(q), "%s/link", dir);
+	assert_int_equal(symlink("fifo", q), 0);
+	assert_true(gs_same_file(p, q));
+	assert_false(gs_same_file(p, "/dev/null"));
+	assert_true(gs_same_file("/nonexistent/a", "/nonexistent/a"));
+	assert_false(gs_same_file("/nonexistent/a", "/nonexistent/b"));
+	unlink(q);
+	unlink(p);
+	rmdir(dir);
+	/* NUL bytes, file-name suffixes */
+	assert_int_equal(gs_nul_line("a\nb\nc", 5), 0);
+	assert_int_equal(gs_nul_line("a\nb\0c", 5), 2);
+	snprintf(q, sizeof(q), "game.config.conf");
+	assert_true(gs_strip_suffix(q, ".conf"));
+	assert_string_equal(q, "game.config");
+	assert_false(gs_strip_suffix(q, ".conf"));
 }
 
 static void put_file(const char *dir, const char *name, const char *text)
@@ -487,12 +589,14 @@ int main(void)
 		cmocka_unit_test(proc_stat_cputimes),
 		cmocka_unit_test(mangohud_068_layout_in_us),
 		cmocka_unit_test(mangohud_sampled_rows_detected),
+		cmocka_unit_test(mangohud_rows_that_are_no_frame),
 		cmocka_unit_test(mangohud_errors_name_file_and_line),
 		cmocka_unit_test(mangohud_writer_round_trip),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_errors_have_positions),
 		cmocka_unit_test(option_parsing),
 		cmocka_unit_test(whole_file_reader),
+		cmocka_unit_test(input_and_output_checks),
 		cmocka_unit_test(sched_ext_reader),
 		cmocka_unit_test(tracefs_probe),
 		cmocka_unit_test(spawn_command),

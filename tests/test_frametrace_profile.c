@@ -563,6 +563,13 @@ static void test_bad_input(void **state)
 	assert_int_equal(ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), 0);
 	assert_int_equal(f->a.nf, 131);
 	ft_pr_free(&f->a);
+	/* a process without frames: the message names the option given */
+	o.window = false;
+	o.pid = 4242;
+	o.pid_opt = "--pid-a";
+	assert_int_equal(ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err)), -1);
+	assert_string_equal(f->err, "no frames of process 4242 in the trace (--pid-a)");
+	ft_pr_free(&f->a);
 	ft_model_free(&f->m);
 	ft_trace_free(&f->t);
 

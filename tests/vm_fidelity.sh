@@ -44,6 +44,7 @@ desc=$(VM_QEMU=$T/qemu-10.0.2 VM_CPU=EPYC VM_APPEND=mitigations=off VM_PIN=1 sh 
 expect_exit 2 "--rounds needs a positive number, got '0'" vm/fidelity.sh --rounds 0
 expect_exit 2 "--tolerance needs a whole percentage, got 'x'" vm/fidelity.sh --tolerance x
 expect_exit 2 "unknown option --frob" vm/fidelity.sh --frob
+expect_exit 2 "vm/fidelity.sh: --host-cpus 999: taskset" vm/fidelity.sh --host-cpus 999
 if [ -x "$B/static/framebench" ] && [ -x "$B/framebench" ]; then
 	expect_exit 2 "--profiles: framebench knows no profile 'nosuch'" vm/fidelity.sh --profiles nosuch --out "$T/o"
 	expect_exit 2 "--dilate 7: framebench: option --dilate: proton's 60 FPS divided by 7" \

@@ -61,10 +61,11 @@ echo "== lavd ablation: $title"
 echo "   Emulated (TCG) figures: compare within this table only. mean +- sd (min-max) over"
 echo "   the runs kept; ratios are of the means, against the kernel default."
 echo
-awk -v rows="$rows" -v max="$max" -v configs="$configs" '
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
+awk -v rows="$rows" -v max="$max" -v configs="$configs" "$STATS_AWK"'
 	function add(c, k, v) { s[c, k] += v; q[c, k] += v * v; if (!((c, k) in lo) || v < lo[c, k]) lo[c, k] = v; if (!((c, k) in hi) || v > hi[c, k]) hi[c, k] = v }
 	function mean(c, k) { return kept[c] ? s[c, k] / kept[c] : 0 }
-	function sd(c, k,   m, v) { if (kept[c] < 2) return 0; m = mean(c, k); v = (q[c, k] - kept[c] * m * m) / (kept[c] - 1); return v > 0 ? sqrt(v) : 0 }
+	function sd(c, k) { return gs_sd(kept[c], s[c, k], q[c, k]) }
 	function cell(c, k, d) { return sprintf("%." d "f +- %." d "f (%." d "f-%." d "f)", mean(c, k), sd(c, k), lo[c, k], hi[c, k]) }
 	BEGIN {
 		ncfg = split(configs, name, ",")
@@ -100,8 +101,7 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" '
 				for (k = 1; k <= 2; k++) {
 					key = k == 1 ? "low" : "p99"
 					d = mean(c, key) - mean(full, key)
-					se = sqrt(sd(c, key) ^ 2 / kept[c] + sd(full, key) ^ 2 / kept[full])
-					t[k] = se > 0 ? d / se : 0
+					t[k] = gs_welch(kept[c], s[c, key], q[c, key], kept[full], s[full, key], q[full, key]) + 0
 					pc[k] = mean(full, key) ? 100 * d / mean(full, key) : 0
 				}
 				printf "   %-" w "s 1%% low %+6.1f%% (t %+5.1f)   p99 %+6.1f%% (t %+5.1f)\n", name[c], pc[1], t[1], pc[2], t[2]
@@ -115,22 +115,28 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" '
 		printf "   %d of %d runs left out: the host'"'"'s other processes used more than %s CPUs during them\n", out, all, max
 	}'
 # BPF cost per call (gs.bpfstats=1): the median over each configuration's
-# runs of every program's run_time_ns / run_cnt
+# runs of every program's run_time_ns / run_cnt, and of the run's total
+# (every program's run_time_ns: what the scheduler's BPF spent from load
+# to unload, one framebench run)
 if grep -q '^@@GS DATA bpf_cost ' "$res" 2>/dev/null; then
 	echo
-	echo "   BPF cost per call (ns, kernel.bpf_stats_enabled=1; median over the runs):"
+	echo "   BPF cost per call (ns, kernel.bpf_stats_enabled=1; median over the runs; total: all programs over the run, ms):"
 	grep '^@@GS DATA bpf_cost ' "$res" | awk -v configs="$configs" '
-		{ c = $5; for (i = 6; i + 1 <= NF; i += 2) { split($(i + 1), v, "ns/"); k = c SUBSEP $i; n[k]++; x[k, n[k]] = v[1] + 0; if (!($i in seen)) { seen[$i] = 1; prog[++np] = $i } } }
+		function put(k, v) { n[k]++; x[k, n[k]] = v }
+		{ c = $5; tot = 0
+		  for (i = 6; i + 1 <= NF; i += 2) { split($(i + 1), v, "ns/"); put(c SUBSEP $i, v[1] + 0); tot += v[1] * v[2]; if (!($i in seen)) { seen[$i] = 1; prog[++np] = $i } }
+		  put(c SUBSEP "total", tot / 1e6) }
 		function median(k,   m, i, j, t, a) { m = n[k]; for (i = 1; i <= m; i++) a[i] = x[k, i]
 			for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 			return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
 		END {
 			ncfg = split(configs, name, ",")
-			line = sprintf("   %-36s", "configuration"); for (p = 1; p <= np; p++) line = line sprintf(" %11s", prog[p]); print line
+			line = sprintf("   %-36s %9s", "configuration", "total"); for (p = 1; p <= np; p++) line = line sprintf(" %11s", prog[p]); print line
 			for (c = 1; c <= ncfg; c++) {
-				line = sprintf("   %-36s", name[c]); any = 0
-				for (p = 1; p <= np; p++) { k = c SUBSEP prog[p]; if (n[k]) { line = line sprintf(" %11.0f", median(k)); any = 1 } else line = line sprintf(" %11s", "-") }
-				if (any) print line
+				k = c SUBSEP "total"; if (!n[k]) continue
+				line = sprintf("   %-36s %9.1f", name[c], median(k))
+				for (p = 1; p <= np; p++) { k = c SUBSEP prog[p]; line = line (n[k] ? sprintf(" %11.0f", median(k)) : sprintf(" %11s", "-")) }
+				print line
 			}
 		}'
 fi

@@ -61,12 +61,15 @@ ncfg=$(echo "$configs" | tr ',' '\n' | wc -l)
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
 limit=$(( 180 + reps * ncfg * (secs + 20) * 3 ))
 
+# bpfcost: what a loader that prints no cost line spent (--bpf-stats)
+cost=""
+[ -x "$B/static/bpfcost" ] && cost="--program $B/static/bpfcost"
 append="gs.configs=$configs gs.reps=$reps gs.fbdur=$dur gs.profile=$profile gs.bg=$bg gs.calib=$calib gs.bpfstats=$bpfstats"
 [ -n "$fbargs" ] && append="$append gs.fbargs=$(echo "$fbargs" | tr ' ' ',')"
 # shellcheck disable=SC2086
 BUILD=$B vm/run.sh ablation --expect ablation --timeout "$limit" --tcg "$tcg" --smp "$smp" $shape \
 	--append "$append" --out "$out" --sample-host \
-	--program "$B/static/lavd" --program "$B/static/framebench" $extra
+	--program "$B/static/lavd" --program "$B/static/framebench" $cost $extra
 rc=$?
 res=$out/results.txt load=$out/host-load.txt
 # the retry of a panicked boot runs under thread=single: its title says so

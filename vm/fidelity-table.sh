@@ -61,10 +61,11 @@ done
 echo "== VM fidelity: $title"
 echo "   Default scheduler on both sides. mean +- sd over the runs kept; VM/host: ratio of the means,"
 echo "   +- its spread; 'ok' when within $tol %. Goal metrics: average FPS, 1 % low, background work/s."
-awk -v max="$max" -v tol="$tol" '
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
+awk -v max="$max" -v tol="$tol" "$STATS_AWK"'
 	function push(k, v) { cnt[k]++; sum[k] += v; sq[k] += v * v }
 	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
-	function sd(k,   m, v) { if (cnt[k] < 2) return 0; m = mean(k); v = (sq[k] - cnt[k] * m * m) / (cnt[k] - 1); return v > 0 ? sqrt(v) : 0 }
+	function sd(k) { return gs_sd(cnt[k], sum[k], sq[k]) }
 	function ms(k, d) { return cnt[k] ? sprintf("%." d "f +- %." d "f", mean(k), sd(k)) : "-" }
 	$1 == "fail" { failed++; failnote = failnote sprintf("   VM run %s %s failed: %s\n", $3, $4, substr($0, index($0, $5))); next }
 	{

@@ -18,10 +18,13 @@
 #   vm/fidelity.sh [--profiles P1,P2,...] [--rounds N] [--duration D]
 #                  [--bg PATTERN] [--tcg single|multi|auto] [--smp SPEC]
 #                  [--max-host-load CPUS] [--tolerance PCT] [--out DIR]
-#                  [--dilate K [--no-slice-scale]]
+#                  [--dilate K [--no-slice-scale]] [--host-cpus LIST]
 # --dilate K: the VM's runs time-dilated by K (framebench --dilate; the
 # guest's EEVDF base slice K times longer too unless --no-slice-scale);
 # the host's runs are never dilated: they are the reference.
+# --host-cpus LIST: the host's runs on those CPUs only (taskset -c), e.g.
+# --smp 1 --host-cpus 1: one vCPU against one real CPU, leaving the host
+# a CPU for qemu's other threads.
 # Defaults: proton,unreal,esports,strategy; 3 rounds of 10s; hogs:2;
 # auto; -smp 2; 0.5 CPUs; 15 %.
 # Exit: 0 done (the table says what is within the tolerance), 1 a run or
@@ -30,7 +33,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy rounds=3 dur=10s bg=hogs:2
-tcg=${VM_TCG:-auto} smp=2 maxload=0.5 tol=15 out="" dilate=1 slicescale=1
+tcg=${VM_TCG:-auto} smp=2 maxload=0.5 tol=15 out="" dilate=1 slicescale=1 hostcpus=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profiles) profiles=$2; shift 2 ;;
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--dilate) dilate=$2; shift 2 ;;
 	--no-slice-scale) slicescale=0; shift ;;
+	--host-cpus) hostcpus=$2; shift 2 ;;
 	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
 	*) echo "vm/fidelity.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -52,6 +56,13 @@ case $rounds in ''|*[!0-9]*|0) echo "vm/fidelity.sh: --rounds needs a positive n
 case $tol in ''|*[!0-9]*) echo "vm/fidelity.sh: --tolerance needs a whole percentage, got '$tol'" >&2; exit 2 ;; esac
 case $bg in none|'') echo "vm/fidelity.sh: --bg needs a background pattern (variant 1 runs with it)" >&2; exit 2 ;; esac
 case $profiles in *' '*|'') echo "vm/fidelity.sh: --profiles: names separated by ','" >&2; exit 2 ;; esac
+# the host's runs on LIST: taskset says whether this host has those CPUs
+pin=""
+if [ -n "$hostcpus" ]; then
+	why=$(taskset -c "$hostcpus" true 2>&1) ||
+		{ echo "vm/fidelity.sh: --host-cpus $hostcpus: ${why:-taskset failed}" >&2; exit 2; }
+	pin="taskset -c $hostcpus"
+fi
 for x in "$B/framebench" "$B/static/framebench" "$B/static/lavd" "$B/tests/jsonget"; do
 	[ -x "$x" ] || { echo "vm/fidelity.sh: $x missing: run make, make static and make $B/tests/jsonget" >&2; exit 1; }
 done
@@ -86,7 +97,8 @@ round_runs() {
 host_rate() {
 	best=0
 	for _ in 1 2 3; do
-		"$B/framebench" --duration 100ms --warmup 0 -q --no-feed --json "$out/cal.json" >/dev/null 2>&1
+		# shellcheck disable=SC2086 # no pin: an empty word
+		$pin "$B/framebench" --duration 100ms --warmup 0 -q --no-feed --json "$out/cal.json" >/dev/null 2>&1
 		c=$("$B/tests/jsonget" "$out/cal.json" calibration.loops_per_us 2>/dev/null)
 		best=$(awk -v a="$best" -v b="${c:-0}" 'BEGIN { print (b > a) ? b : a }')
 	done
@@ -101,7 +113,7 @@ host_round() {
 		bgargs=""
 		[ "$v" = 1 ] && bgargs="--bg $bg"
 		# shellcheck disable=SC2086
-		"$B/framebench" --profile "$p" --duration "$dur" --calibration "$hrate" $bgargs \
+		$pin "$B/framebench" --profile "$p" --duration "$dur" --calibration "$hrate" $bgargs \
 			--json "$out/host/run-$r-$id.json" -q > "$out/host/run-$r-$id.out" 2>&1 &
 		fpid=$!
 		SAMPLE_MARKER="$r $id" sample_host "$fpid" >> "$out/host/host-load.txt" &
@@ -141,7 +153,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$out/vm-1/results.txt" 2>/
 echo
 vm/fidelity-table.sh --out "$out" --max-host-load "$maxload" --tolerance "$tol" \
 	--jsonget "$B/tests/jsonget" \
-	--title "framebench --duration $dur, none and --bg $bg, $rounds rounds; host $(uname -r) native, $(getconf _NPROCESSORS_ONLN) CPUs; VM kernel ${kver:-?}, $mode, -smp $smp$([ "$dilate" = 1 ] || echo ", VM runs --dilate $dilate$([ $slicescale = 1 ] && echo " with the base slice x$dilate")")"
+	--title "framebench --duration $dur, none and --bg $bg, $rounds rounds; host $(uname -r) native, $(getconf _NPROCESSORS_ONLN) CPUs; VM kernel ${kver:-?}, $mode, -smp $smp$([ -n "$hostcpus" ] && echo ", host runs on CPUs $hostcpus")$([ "$dilate" = 1 ] || echo ", VM runs --dilate $dilate$([ $slicescale = 1 ] && echo " with the base slice x$dilate")")"
 trc=$?
 [ $failed -eq 0 ] || exit 1
 exit $trc

@@ -17,6 +17,9 @@ mount -t tmpfs tmp /tmp
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
+# the kernel's config, for loaders that read /boot/config-RELEASE (vm/run.sh)
+[ -f "/bin/config-$(uname -r)" ] && mkdir -p /boot && cp "/bin/config-$(uname -r)" /boot/
+
 . /guest-lib.sh
 gs_out "BOOT kernel=$(uname -r) cpus=$(nproc) up=$(cut -d' ' -f1 /proc/uptime)"
 . /plan.sh

@@ -64,15 +64,15 @@ echo "== lavd limit table: $title"
 echo "   Emulated (TCG) figures: compare within this table only. mean +- sd over the runs kept;"
 echo "   ratios are per round (see vm/limit-table.sh); t: Welch's t against lavd (|t| < 2: not resolved)."
 grep '^@@GS DATA version ' "$res" | sed 's/^@@GS DATA version /   version: /'
-awk -v max="$max" -v rows="$rows" '
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
+awk -v max="$max" -v rows="$rows" "$STATS_AWK"'
 	function push(k, v) { cnt[k]++; sum[k] += v; sq[k] += v * v }
 	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
-	function sd(k,   m, v) { if (cnt[k] < 2) return 0; m = mean(k); v = (sq[k] - cnt[k] * m * m) / (cnt[k] - 1); return v > 0 ? sqrt(v) : 0 }
+	function sd(k) { return gs_sd(cnt[k], sum[k], sq[k]) }
 	function ms(k, d) { return cnt[k] ? sprintf("%." d "f +- %." d "f", mean(k), sd(k)) : "-" }
-	function welch(a, b,   se) {
-		if (cnt[a] < 2 || cnt[b] < 2) return "  -  "
-		se = sqrt(sd(a) ^ 2 / cnt[a] + sd(b) ^ 2 / cnt[b])
-		return se > 0 ? sprintf("%+5.1f", (mean(a) - mean(b)) / se) : "  -  "
+	function welch(a, b,   t) {
+		t = gs_welch(cnt[a], sum[a], sq[a], cnt[b], sum[b], sq[b])
+		return t == "" ? "  -  " : sprintf("%+5.1f", t)
 	}
 	BEGIN {
 		while ((getline line < rows) > 0) {

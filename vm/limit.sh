@@ -25,7 +25,8 @@
 # scx_lavd). lavd's shipped game profiles are in the guest's
 # /tmp/lavd-profiles: lavd:--game-profiles:/tmp/lavd-profiles.
 # A --program that is not named in --scheds is added to them. The pinned
-# kernel's config goes into the guest's /boot for loaders that read it.
+# kernel's config is in the guest's /boot for loaders that read it
+# (vm/run.sh).
 # Defaults: proton,unreal,esports,strategy; default,lavd (+ programs);
 # 6 rounds of 10s; hogs:2; auto; --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
 set -u
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--max-host-load) maxload=$2; shift 2 ;;
 	--program) programs="$programs $2"; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
 	*) echo "vm/limit.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -69,14 +70,6 @@ for p in $programs; do
 	case ",$scheds," in *",$name,"*|*",$name:"*) ;; *) scheds="$scheds,$name" ;; esac
 	extra="$extra --program $p"
 done
-if [ -n "$programs" ]; then
-	kdir=$(vm/kernel.sh dir) || exit 1
-	cfgdir=$(mktemp -d)
-	trap 'rm -rf "$cfgdir"' EXIT
-	cp "$kdir/config" "$cfgdir/config-$(cat "$kdir/release")"
-	chmod 755 "$cfgdir/config-$(cat "$kdir/release")"
-	extra="$extra --program $cfgdir/config-$(cat "$kdir/release")"
-fi
 
 # lavd's shipped game profiles, as one archive among the programs
 mkdir -p "$out"

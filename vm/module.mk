@@ -39,10 +39,19 @@ $(BUILD)/vm/scx_minimal.o: $(BUILD)/bpf/scx_minimal.skel.h
 PROGRAMS += $(BUILD)/scx_minimal
 $(BUILD)/scx_minimal: $(BUILD)/vm/scx_minimal.o $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
+# bpfcost: every loaded BPF program's cost per call, for schedulers whose
+# loader prints none (the reference scx_lavd in bench/bpf-cost-icount.sh)
+PROGRAMS += $(BUILD)/bpfcost
+$(BUILD)/bpfcost: $(BUILD)/vm/bpfcost.o $(LIBGS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
 # its command line on the host; loading it is the VM test's yardstick phase
 INTEGRATION_TESTS += tests/scx_minimal_cli.sh
+# bpfcost: usage, statistics off, and a loaded program's cost (root)
+INTEGRATION_TESTS += tests/bpfcost_cli.sh
 # the harness's host side: mode resolution, vm-fidelity's refusals and table
 INTEGRATION_TESTS += tests/vm_fidelity.sh
+# the VM tables' arithmetic on made-up runs (Welch t, BPF cost)
+INTEGRATION_TESTS += tests/vm_tables.sh
 
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s

@@ -59,22 +59,20 @@ for f in "$files"/tuned-*.conf; do
 	echo "-- gamesuite tune: $(basename "$f")"
 	sed -n 's/^# /   /p; /^[a-z]/s/^/   /p' "$f"
 done
-awk -v cands="$cands" -v targets="$targets" '
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
+awk -v cands="$cands" -v targets="$targets" "$STATS_AWK"'
 function stats(key,   n, s, ss, m) {
 	n = cnt[key]; s = sum[key]; ss = sq[key]
 	if (!n) return "-"
 	m = s / n
-	return sprintf("%6.1f+-%-4s(%d)", m, n > 1 ? sprintf("%.1f", sqrt((ss - s * s / n) / (n - 1))) : "-", n)
+	return sprintf("%6.1f+-%-4s(%d)", m, n > 1 ? sprintf("%.1f", gs_sd(n, s, ss)) : "-", n)
 }
-function welch(a, b,   na, nb, ma, mb, va, vb, se) {
-	na = cnt[a]; nb = cnt[b]
-	if (na < 2 || nb < 2) return "NA"
-	ma = sum[a] / na; mb = sum[b] / nb
-	va = (sq[a] - sum[a] * sum[a] / na) / (na - 1)
-	vb = (sq[b] - sum[b] * sum[b] / nb) / (nb - 1)
-	se = sqrt(va / na + vb / nb)
-	if (se == 0) return (ma == mb) ? 0 : (ma > mb ? 99 : -99)
-	return (ma - mb) / se
+function welch(a, b,   t, ma, mb) {
+	if (cnt[a] < 2 || cnt[b] < 2) return "NA"
+	t = gs_welch(cnt[a], sum[a], sq[a], cnt[b], sum[b], sq[b])
+	if (t != "") return t
+	ma = sum[a] / cnt[a]; mb = sum[b] / cnt[b]
+	return (ma == mb) ? 0 : (ma > mb ? 99 : -99)
 }
 function add(key, v) { cnt[key]++; sum[key] += v; sq[key] += v * v }
 $1 == "cmp" { add($2 "|" $4, $5); ncmp++ }

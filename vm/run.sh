@@ -33,7 +33,7 @@
 #     --out DIR             where logs go (default build/vm/PLAN)
 #     --program PATH        a static program for /bin (repeatable; default
 #                           those of build/static/{lavd,framebench,gamesuite,
-#                           churn,scx_minimal} that exist)
+#                           churn,scx_minimal,bpfcost} that exist)
 #     --sample-host         record, once a second, how much CPU the host's
 #                           other processes used (not qemu) and which run
 #                           (the plan's last "RUN-START" line) was going on:
@@ -100,7 +100,7 @@ kdir=$("$here/kernel.sh" dir)
 kver=$(cat "$kdir/release" 2>/dev/null || basename "$kdir")
 
 if [ -z "$programs" ]; then
-	for p in lavd framebench gamesuite churn scx_minimal; do
+	for p in lavd framebench gamesuite churn scx_minimal bpfcost; do
 		[ -x "$build/static/$p" ] && programs="$programs $build/static/$p"
 	done
 fi
@@ -110,6 +110,12 @@ case " $programs " in
 esac
 
 mkdir -p "$out"
+# libbpf-based loaders other than ours (the reference scx_lavd) read the
+# kernel's config for __kconfig externs: /init puts it in the guest's /boot
+if [ -f "$kdir/config" ]; then
+	cp "$kdir/config" "$out/config-$kver" && chmod 755 "$out/config-$kver" &&
+		programs="$programs $out/config-$kver"
+fi
 initrd=$out/initrd.cpio.gz
 # shellcheck disable=SC2086
 "$here/mkinitramfs.sh" "$initrd" "$planfile" $programs || exit 1

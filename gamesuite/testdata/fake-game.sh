@@ -14,6 +14,9 @@
 #            are 2 ms slower when GAMESUITE_SCHED is SLOW_SCHED, and vary a
 #            little with GAMESUITE_RUN so runs are not all ties
 #   sampled  rows every 500 ms (log_interval=500): no lows can be computed
+#   rough    the frames of ok, plus a row of 0 ms every 25 frames (MangoHud
+#            writes one when it had nothing to show) and one damaged row of
+#            99999 ms: rows that are no frame, left out by the reader
 #   crash    dies of SIGSEGV
 #   nolog    exits 0 without a log
 #   sleep    writes nothing and sleeps (for Ctrl-C tests)
@@ -50,5 +53,9 @@ awk -v slow="$slow" -v run="$run" -v mode="$mode" -v dur="${dur:-0}" 'BEGIN {
 			e += ft * 1e6
 		}
 		printf "%.3f,%.3f,0,0,0,0,0,0,0,0,0,0,0,0,0,%.0f\n", 1000 / ft, ft, e
+		if (mode == "rough" && i % 25 == 0)
+			printf "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,%.0f\n", e
+		if (mode == "rough" && i == 1000)
+			printf "0.01,99999,0,0,0,0,0,0,0,0,0,0,0,0,0,%.0f\n", e
 	}
 }' >"$dir/fakegame_2026-01-01_00-00-00.csv"

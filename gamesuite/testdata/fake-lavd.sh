@@ -7,8 +7,14 @@
 # loads and runs until stopped (fake-sched.sh DIR lavd ok).
 #
 #   fake-lavd.sh DIR [--game-profile FILE] [other lavd options]
+#
+# With --check it hands its options to the real lavd's check
+# (FAKE_LAVD_CHECK: its path), as tune runs it before any run.
 dir=$1
 shift
+for a in "$@"; do
+	[ "$a" = --check ] && exec "${FAKE_LAVD_CHECK:?the real lavd for --check}" "$@"
+done
 prof=none
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -20,7 +20,8 @@
 #   gs.fbargs=A,B,...     extra framebench options (commas for spaces),
 #                         e.g. gs.fbargs=--fps,10
 #   gs.bpfstats=0|1       kernel.bpf_stats_enabled during the runs, and each
-#                         lavd run's BPF cost per call ("DATA bpf_cost")
+#                         lavd run's BPF cost per call ("DATA bpf_cost"; from
+#                         /bin/bpfcost for a loader that prints none)
 #   gs.calib=R|auto       framebench's work-loop rate for every run
 #                         (--calibration); auto (default): the fastest of
 #                         three calibrations at the start, on the idle
@@ -87,9 +88,17 @@ run_one() {
 			show_log "$LOG" 20
 			rc=1
 		fi
+		# a loader that prints no cost line of its own (the reference
+		# scx_lavd): what its programs cost, read while they are loaded
+		rm -f /tmp/cost.txt
+		[ "$bpfstats" = 1 ] && [ -x /bin/bpfcost ] && bpfcost --who "$prog" > /tmp/cost.txt 2>&1
 		kill -INT "$SPID"
 		wait_exit "$SPID" 30
-		grep -q 'BPF cost' "$LOG" && gs_out "DATA bpf_cost $n $idx $(sed -n 's/.*): //p' "$LOG")"
+		if grep -q 'BPF cost' "$LOG"; then
+			gs_out "DATA bpf_cost $n $idx $(sed -n 's/.*): //p' "$LOG")"
+		elif grep -q 'BPF cost' /tmp/cost.txt 2>/dev/null; then
+			gs_out "DATA bpf_cost $n $idx $(sed -n 's/.*): //p' /tmp/cost.txt)"
+		fi
 		last=$(grep '^\[' "$LOG" | tail -n 2 | head -n 1)
 		[ -n "$last" ] && gs_out "DATA lavdstats $n $idx $last"
 		# mean active CPUs over the run's statistics lines (core compaction)

@@ -49,9 +49,6 @@ SCX=/sys/kernel/sched_ext
 
 gs_out "PHASE limit profiles=$profiles scheds=$scheds reps=$reps fbdur=$fbdur bg=$bg rt=$rt"
 [ -x /bin/framebench ] || { gs_result limit FAIL "no /bin/framebench (make static)"; return 0; }
-# libbpf-based loaders other than ours read the kernel's config for
-# __kconfig externs; the host passes it as /bin/config-RELEASE.
-[ -f "/bin/config-$(uname -r)" ] && mkdir -p /boot && cp "/bin/config-$(uname -r)" /boot/
 # lavd's shipped game profiles (vm/limit.sh packs them): lavd:--game-profiles:/tmp/lavd-profiles
 if [ -f /bin/lavd-profiles.tar ]; then
 	mkdir -p /tmp/lavd-profiles && tar -xf /bin/lavd-profiles.tar -C /tmp/lavd-profiles &&
