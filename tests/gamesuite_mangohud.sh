@@ -28,18 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# a display of our own (bounded: a test killed before its cleanup leaves
-# no X server for long)
-timeout 300 Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3>"$T/display" \
-	>"$T/xvfb.log" 2>&1 &
-XPID=$!
-i=0
-while [ ! -s "$T/display" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/display" ] || skip "Xvfb did not start: $(tail -1 "$T/xvfb.log")"
-DISPLAY=:$(head -1 "$T/display")
-export DISPLAY
-timeout 2 glxgears >/dev/null 2>"$T/gg.err"
-[ $? -eq 124 ] || skip "glxgears does not run on Xvfb here: $(tail -1 "$T/gg.err")"
+# a display of our own
+glxgears_display
 
 # glxgears is OpenGL: MangoHud through its wrapper (LD_PRELOAD); gamesuite
 # sets MANGOHUD=1 and the config for it
