@@ -268,8 +268,6 @@ static int on_switch(struct builder *b, const struct ft_ev *e)
 		}
 	}
 	if (prev) {
-		if (!(e->flags & FT_F_RECONSTRUCTED))
-			ps->switchouts_recorded++;
 		if (e->flags & FT_F_SUMEXEC) {
 			if (pl->has_sum && e->val >= pl->last_sum)
 				ps->runtime_kernel_ns += e->val - pl->last_sum;
@@ -532,6 +530,9 @@ static int build_event(struct builder *b, const struct ft_ev *e, bool has_waking
 			b->m->runtime_source = "sum_exec_runtime";
 		if (on_switch(b, e))
 			return -1;
+		/* on_switch made prev's record */
+		if (e->tid && !(e->flags & FT_F_RECONSTRUCTED))
+			ft_model_task(b->m, e->tid)->switchouts_recorded++;
 		break;
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP_NEW:

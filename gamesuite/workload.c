@@ -219,6 +219,35 @@ static char *dupf(const char *fmt, ...)
 	return strdup(buf);
 }
 
+/*
+ * A game's MangoHud settings and times; returns the new count of env.
+ * MANGOHUD_CONFIG replaces the config file unless it holds read_cfg; then
+ * its options override the file's. The log covers the whole run and the
+ * startup is cut from it (gsu_exec_collect): MangoHud 0.6 starts logging
+ * at the first frame whatever autostart_log says (0.7 waits that long,
+ * 1 s here), and writes its log only when log_duration expires, so that
+ * must come before the game is stopped.
+ */
+static int game_env(const struct gsu_workload *w, const char *dir,
+		    uint64_t dur, unsigned secs, struct gsu_exec *x, int ne)
+{
+	uint64_t startup = w->startup_ns ? w->startup_ns : 5 * NSEC_PER_SEC;
+
+	x->env[ne++] = strdup("MANGOHUD=1");
+	x->env[ne++] = dupf("MANGOHUD_CONFIGFILE=%s", w->mangohud_conf);
+	x->env[ne++] = dupf("MANGOHUD_CONFIG=read_cfg,output_folder=%s,"
+			    "autostart_log=1,log_duration=%u", dir,
+			    (unsigned)((startup + NSEC_PER_SEC - 1) / NSEC_PER_SEC) +
+				    secs + 1);
+	x->env[ne++] = dupf("GAMESUITE_LOG_DIR=%s", dir);
+	x->env[ne++] = dupf("GAMESUITE_DURATION_S=%u", secs);
+	x->startup_ns = startup;
+	x->measure_ns = (uint64_t)secs * NSEC_PER_SEC;
+	x->stop_ns = startup + dur + 5 * NSEC_PER_SEC;
+	x->timeout_ns = x->stop_ns + 30 * NSEC_PER_SEC;
+	return ne;
+}
+
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		   const char *dir, struct gsu_exec *x, char *err, size_t errlen)
 {
@@ -291,34 +320,11 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		}
 		x->timeout_ns = dur + 60 * NSEC_PER_SEC;
 		break;
-	case GSU_GAME: {
-		uint64_t startup = w->startup_ns ? w->startup_ns
-						 : 5 * NSEC_PER_SEC;
-
+	case GSU_GAME:
 		add(&b, "-c");
 		add(&b, w->command);
-		/* MANGOHUD_CONFIG replaces the config file unless it holds
-		 * read_cfg; then its options override the file's. The log
-		 * covers the whole run and the startup is cut from it here
-		 * (gsu_exec_collect): MangoHud 0.6 starts logging at the
-		 * first frame whatever autostart_log says (0.7 waits that
-		 * long, 1 s here), and writes its log only when log_duration
-		 * expires, so that must come before the game is stopped */
-		x->env[ne++] = strdup("MANGOHUD=1");
-		x->env[ne++] = dupf("MANGOHUD_CONFIGFILE=%s", w->mangohud_conf);
-		x->env[ne++] = dupf("MANGOHUD_CONFIG=read_cfg,output_folder=%s,"
-				    "autostart_log=1,log_duration=%u",
-				    dir,
-				    (unsigned)((startup + NSEC_PER_SEC - 1) /
-					       NSEC_PER_SEC) + secs + 1);
-		x->startup_ns = startup;
-		x->measure_ns = (uint64_t)secs * NSEC_PER_SEC;
-		x->env[ne++] = dupf("GAMESUITE_LOG_DIR=%s", dir);
-		x->env[ne++] = dupf("GAMESUITE_DURATION_S=%u", secs);
-		x->stop_ns = startup + dur + 5 * NSEC_PER_SEC;
-		x->timeout_ns = x->stop_ns + 30 * NSEC_PER_SEC;
+		ne = game_env(w, dir, dur, secs, x, ne);
 		break;
-	}
 	default:
 		break;
 	}

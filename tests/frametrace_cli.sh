@@ -112,7 +112,9 @@ expect 2 "option '-o' needs a file name, not '--pre'" watch -d 1s -o --pre 1s
 expect 2 "option '--mangohud' needs a file name, not '-q'" watch -d 1s -o "$T/w" --mangohud -q
 exit $fails
 ) || fails=$((fails + $?))
-ls "$T" | grep -q '^-' && fail "a file named after an option was written: $(ls "$T" | grep '^-')"
+for f in "$T"/-*; do
+	[ -e "$f" ] && fail "a file named after an option was written: $f"
+done
 
 # MangoHud logs: import, frames in the report; missing columns: file:line
 cat >"$T/mh.csv" <<'CSV'

@@ -58,7 +58,10 @@ rc=$?
 st=$("$JG" "$T/g.json" runs.0.status 2>&1)
 [ "$st" = ok ] && pass "the run is kept (ok)" ||
 	fail "run status '$st': $("$JG" "$T/g.json" runs.0.reason 2>&1)"
-log=$(ls "$T"/w/run-*-gears-*/*.csv 2>/dev/null | grep -v '_summary\.csv$' | head -1)
+log=''
+for f in "$T"/w/run-*-gears-*/*.csv; do
+	case $f in *_summary.csv) ;; *) [ -f "$f" ] && log=$f ;; esac
+done
 [ -n "$log" ] || { fail "no MangoHud log in the run's folder"; finish "gamesuite with MangoHud"; }
 head -3 "$log"
 # the log covers the whole run: logging began at the first frame (0.6.8

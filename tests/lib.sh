@@ -43,6 +43,7 @@ trap 'exit 143' TERM
 glxgears_display() {
 	timeout 300 Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp \
 		3>"$T/display" >"$T/xvfb.log" 2>&1 &
+	# shellcheck disable=SC2034 # the test's cleanup kills it
 	XPID=$!
 	i=0
 	while [ ! -s "$T/display" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
