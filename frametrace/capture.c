@@ -66,6 +66,14 @@ static void window_meta(struct ft_watch *w, struct ft_trace *t, uint64_t lo,
 	ft_meta_set(t, "source", "watch");
 	ft_meta_set(t, "trigger", "%s", w->trig_text);
 	ft_meta_set(t, "trigger_ns", "%" PRIu64, w->trig_ns);
+	/* the report's baseline and the frame it explains first: during a
+	 * long disturbance the window's own median is slow too */
+	if (w->trig_frame_present)
+		ft_meta_set(t, "trigger_frame_ns", "%" PRIu64,
+			    w->trig_frame_present);
+	if (w->trig_median_ms > 0)
+		ft_meta_set(t, "trigger_median_ns", "%" PRIu64,
+			    (uint64_t)(w->trig_median_ms * 1e6 + 0.5));
 	ft_meta_set(t, "window_ns", "%" PRIu64 " %" PRIu64, lo, hi);
 	ft_meta_set(t, "ring", "%s", w->o.user_ring ? "user" : "kernel");
 	ft_meta_set(t, "torn_slots", "%" PRIu64, torn);
@@ -141,8 +149,10 @@ static void note_origin(struct ft_watch *w, const struct ft_trace *t,
 				 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.origin_excess_ns));
 			o2 = strlen(out);
 			if (x.frame_excess_ns > 0)
-				snprintf(out + o2, len - o2, " of +%s)",
-					 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.frame_excess_ns));
+				snprintf(out + o2, len - o2, " of +%s%s)",
+					 ft_fmt_ns(d2, sizeof(d2), (uint64_t)x.frame_excess_ns),
+					 x.origin_exceeds ? ": more than the frame's excess, "
+							    "other links were faster" : "");
 			else
 				snprintf(out + o2, len - o2, ")");
 			o2 = strlen(out);
@@ -162,22 +172,58 @@ static void note_origin(struct ft_watch *w, const struct ft_trace *t,
 	ft_report_free(&r);
 }
 
+/* What the note says of a window that reaches past the oldest event the
+ * ring held: a watch younger than the window, or a ring too small. */
+static void note_ring(const struct ft_watch *w, uint64_t lo, uint64_t oldest,
+		      char *out, size_t len)
+{
+	out[0] = '\0';
+	if (oldest <= lo)
+		return;
+	/* 100 ms: the programs attach a little before the watch's clock */
+	if (w->start_ns > lo && oldest <= w->start_ns + 100000000ULL)
+		snprintf(out, len, " (the watch had run only %.2f s)",
+			 (double)(w->trig_ns - w->start_ns) / 1e9);
+	else
+		snprintf(out, len, " (ring held less: raise --ring-slots)");
+}
+
+/* The worst frame merged into the capture, when it is not the trigger's,
+ * and the triggers merged. */
+static void note_merged(const struct ft_watch *w, char *out, size_t len)
+{
+	size_t o;
+
+	out[0] = '\0';
+	if (!w->merged_here)
+		return;
+	snprintf(out, len, "; %" PRIu64 " more trigger%s merged", w->merged_here,
+		 w->merged_here == 1 ? "" : "s");
+	o = strlen(out);
+	if (w->worst_present && w->worst_present != w->trig_frame_present)
+		snprintf(out + o, len - o, ", the worst frame %.2f ms of %s %u at %.6f s",
+			 w->worst_ms,
+			 w->worst_pid ? ft_task_comm(&w->names, w->worst_pid) : "log",
+			 w->worst_pid, (double)w->worst_present / 1e9);
+}
+
 /* The capture's one-line note, on stdout (unless --quiet) and in
  * captures.log. */
 static void note_capture(struct ft_watch *w, const struct ft_trace *t,
-			 const char *path, bool ring_short, bool torn,
+			 const char *path, uint64_t lo, uint64_t oldest, bool torn,
 			 const char *origin)
 {
-	char line[6000];
+	char line[6000], ring[80], merged[300];
 
+	note_ring(w, lo, oldest, ring, sizeof(ring));
+	note_merged(w, merged, sizeof(merged));
 	snprintf(line, sizeof(line),
 		 "capture %" PRIu64 ": %s at %.6f s; window -%.2f..+%.2f s%s; "
-		 "%zu events, %zu frames%s -> %s%s",
+		 "%zu events, %zu frames%s -> %s%s%s",
 		 w->captures, w->trig_text, (double)w->trig_ns / 1e9,
-		 (double)w->o.pre_ns / 1e9, (double)w->o.post_ns / 1e9,
-		 ring_short ? " (ring held less: raise --ring-slots)" : "",
+		 (double)w->o.pre_ns / 1e9, (double)w->o.post_ns / 1e9, ring,
 		 t->nev, t->nframes, torn ? " (torn slots skipped)" : "", path,
-		 origin);
+		 origin, merged);
 	if (!w->o.quiet)
 		printf("%s\n", line);
 	fflush(stdout);
@@ -231,7 +277,7 @@ void ft_capture_save(struct ft_watch *w)
 	}
 	w->disk_used += est;
 	note_origin(w, &t, origin, sizeof(origin));
-	note_capture(w, &t, path, oldest > lo, w->ring.torn != torn0, origin);
+	note_capture(w, &t, path, lo, oldest, w->ring.torn != torn0, origin);
 	ft_trace_free(&t);
 	return;
 oom:

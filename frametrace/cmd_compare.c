@@ -395,7 +395,7 @@ int ft_cmd_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': js = true; break;
-		case 'o': outp = optarg; break;
+		case 'o': outp = ft_opt_path("-o", optarg); break;
 		case 'A': pa = (uint32_t)gs_opt_u64("--pid-a", optarg, 1, UINT32_MAX); break;
 		case 'B': pb = (uint32_t)gs_opt_u64("--pid-b", optarg, 1, UINT32_MAX); break;
 		case 'h': usage(stdout); return EXIT_OK;

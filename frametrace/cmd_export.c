@@ -10,6 +10,7 @@
 #include "cmds.h"
 #include "ftutil.h"
 #include "export.h"
+#include "ftutil.h"
 #include "import.h"
 #include "util.h"
 
@@ -17,6 +18,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: frametrace export --perfetto OUT [--json] [--max-flows N] INPUT\n"
+		"       frametrace export --perfetto --json OUT INPUT\n"
 		"  Writes ftrace text for Perfetto (ui.perfetto.dev): per-CPU\n"
 		"  scheduling, thread states, wake-ups, frames as slices and a\n"
 		"  frame-time counter. --json writes the JSON form: the same text\n"
@@ -34,7 +36,7 @@ int ft_cmd_export(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
-	bool json = false;
+	bool json = false, out_operand = false;
 	uint64_t max_flows = 50000;
 	struct ft_trace t;
 	char err[1024];
@@ -45,14 +47,30 @@ int ft_cmd_export(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': out = optarg; break;
+		case 'p':
+			/* "--perfetto --json OUT IN": the format's flavour
+			 * after its name, the output an operand */
+			if (!strcmp(optarg, "--json")) {
+				json = out_operand = true;
+				out = NULL;
+			} else {
+				out = ft_opt_path("--perfetto", optarg);
+				out_operand = false;
+			}
+			break;
 		case 'j': json = true; break;
 		case 'm': max_flows = gs_opt_u64("--max-flows", optarg, 0, 100000000); break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: gs_die_bad_option(c, argv);
 		}
 	}
-	if (!gs_operands(argc, argv, 1) || !out) {
+	if (out_operand) {
+		if (!gs_operands(argc, argv, 2)) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		out = ft_opt_path("--perfetto", argv[optind++]);
+	} else if (!gs_operands(argc, argv, 1) || !out) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}

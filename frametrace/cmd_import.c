@@ -49,7 +49,7 @@ int ft_cmd_import(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:f:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o': out = ft_opt_path("-o", optarg); break;
 		case 'f':
 			if (!strcmp(optarg, "perf"))
 				fmt = FT_FMT_PERF;

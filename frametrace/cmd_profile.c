@@ -93,7 +93,7 @@ int ft_cmd_profile(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': outp = optarg; break;
+		case 'o': outp = ft_opt_path("-o", optarg); break;
 		case 'p': po.pid = (uint32_t)gs_opt_u64("--pid", optarg, 1, UINT32_MAX); break;
 		case 'f': parse_frames(optarg, &po); break;
 		case 'n': name_arg = optarg; break;

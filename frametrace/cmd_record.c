@@ -67,6 +67,8 @@ struct recorder {
 	struct ft_presents pr;	/* uprobes on present calls */
 	long present_str[FT_PRESENT_MAX_FUNCS];	/* cookie -> string + 1 */
 	uint64_t presents;
+	struct ft_present_seq pseq;	/* present calls into frames, counted
+					 * as the reader will make them */
 	uint64_t early_frames;	/* feed frames begun before the recording */
 	int oom;
 };
@@ -133,6 +135,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	const struct ft_ev *e = data;
 	struct ft_ev ev;
 	char comm[FT_COMM_LEN + 1], text[FT_MARK_MAX + 1];
+	uint64_t prev;
 
 	if (size < sizeof(*e))
 		return 0;
@@ -167,6 +170,8 @@ static int on_event(void *ctx, void *data, size_t size)
 		}
 		ev.arg2 = (uint32_t)(r->present_str[id] - 1);
 		r->presents++;
+		if (ev.tid && ft_present_seq_add(&r->pseq, ev.tid, ev.ts, &prev) < 0)
+			r->oom = 1;
 	}
 	r->batch[r->nbatch++] = ev;
 	r->events++;
@@ -255,7 +260,7 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': o->out = optarg; break;
+		case 'o': o->out = ft_opt_path("-o", optarg); break;
 		case 'b': o->ring_mb = gs_opt_u64("--buffer-mb", optarg, 1, 1024); break;
 		case 'D': o->drain_ms = gs_opt_u64("--drain-ms", optarg, 1, 10000); break;
 		case 'W': o->with_wakeup = true; break;
@@ -310,6 +315,7 @@ static void start(struct recorder *r)
 		;
 	ft_trace_init(&r->meta);
 	ft_map_init(&r->seen);
+	ft_present_seq_init(&r->pseq);
 	r->seen_bits = calloc(SEEN_BITS / 64, sizeof(uint64_t));
 	r->batch = malloc(BATCH * sizeof(*r->batch));
 	if (!r->batch)
@@ -528,6 +534,20 @@ static void describe(struct recorder *r)
 	}
 }
 
+/* The summary's frames as the report will count them: the feed's, else
+ * (markers, read later) those of the present calls, which the reader
+ * takes only when nothing names frames more precisely (finish.c). */
+static void summary_frames(const struct recorder *r, char *out, size_t len)
+{
+	if (r->meta.nframes || (!r->pseq.frames && !r->marks))
+		snprintf(out, len, "%zu frames", r->meta.nframes);
+	else if (r->marks)
+		snprintf(out, len, "frames: from the markers, when read");
+	else
+		snprintf(out, len, "%" PRIu64 " frames (present calls)",
+			 r->pseq.frames);
+}
+
 /* The last chunks and the file's tail; the summary line. */
 static int finish_file(struct recorder *r)
 {
@@ -540,17 +560,21 @@ static int finish_file(struct recorder *r)
 		return EXIT_RUNTIME;
 	}
 	secs = (double)(end - r->t0) / 1e9;
-	if (!r->o.quiet)
+	if (!r->o.quiet) {
+		char frames[80];
+
+		summary_frames(r, frames, sizeof(frames));
 		fprintf(stderr,
 			"frametrace: %" PRIu64 " events in %.1f s "
 			"(%.0f/s), %" PRIu64 " lost, %zu tasks, "
-			"%zu frames, %" PRIu64 " markers, %" PRIu64
+			"%s, %" PRIu64 " markers, %" PRIu64
 			" present calls, futex: %s -> %s (%.1f MiB)\n",
 			r->events, secs, r->events / (secs > 0 ? secs : 1),
-			r->meta.lost_events, r->meta.ntasks,
-			r->meta.nframes, r->marks, r->presents,
+			r->meta.lost_events, r->meta.ntasks, frames,
+			r->marks, r->presents,
 			ft_meta_get(&r->meta, "futex"), r->o.out,
 			(double)r->w.bytes / (1 << 20));
+	}
 	return EXIT_OK;
 }
 
@@ -586,6 +610,7 @@ int ft_cmd_record(int argc, char **argv)
 	ft_feedset_free(&r.feeds);
 	ft_flight_free(&r.ring);
 	ft_map_free(&r.seen);
+	ft_present_seq_free(&r.pseq);
 	free(r.seen_bits);
 	free(r.batch);
 	ft_trace_free(&r.meta);

@@ -74,9 +74,9 @@ int ft_cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
-		case 'H': html = optarg; break;
-		case 'g': dot = optarg; break;
-		case 'o': out = optarg; break;
+		case 'H': html = ft_opt_path("--html", optarg); break;
+		case 'g': dot = ft_opt_path("--dot", optarg); break;
+		case 'o': out = ft_opt_path("-o", optarg); break;
 		case 't': ro.top = (int)gs_opt_u64("--top", optarg, 1, 100000); break;
 		case 's': ro.slow_ms = gs_opt_double("--slow-ms", optarg, 0.001, 1e7); break;
 		case 'e': ro.explain = (int)gs_opt_u64("--explain", optarg, 0, 1000); break;

@@ -136,8 +136,8 @@ static void on_mark(struct ft_watch *w, const struct ft_ev *e,
 static void on_present(struct ft_watch *w, const struct ft_ev *e)
 {
 	struct ft_mark *m;
-	bool isnew;
-	uint32_t *k;
+	uint64_t prev;
+	int made;
 
 	if (FT_VEC_RESERVE(w->marks, w->nmarks, w->markcap)) {
 		w->oom = true;
@@ -151,22 +151,16 @@ static void on_present(struct ft_watch *w, const struct ft_ev *e)
 		return;
 	}
 	w->nmarks++;
-	k = ft_map_put(&w->last_present, e->tid, (uint32_t)w->npresent_ts,
-		       &isnew);
-	if (!k || (isnew && FT_VEC_RESERVE(w->present_ts, w->npresent_ts,
-					    w->present_tscap))) {
+	made = ft_present_seq_add(&w->presents, e->tid, e->ts, &prev);
+	if (made < 0) {
 		w->oom = true;
 		return;
 	}
-	if (isnew) {
-		w->present_ts[w->npresent_ts++] = e->ts;
-		return;
-	}
-	if (e->ts > w->present_ts[*k]) {
+	if (made) {
 		struct ft_frame fr = {
-			.start_ns = w->present_ts[*k],
+			.start_ns = prev,
 			.present_ns = e->ts,
-			.frametime_ns = e->ts - w->present_ts[*k],
+			.frametime_ns = e->ts - prev,
 			.pid = e->arg,
 			.tid = e->tid,
 			.flags = FT_FRAME_PRESENT,
@@ -182,7 +176,6 @@ static void on_present(struct ft_watch *w, const struct ft_ev *e)
 			ft_watch_frame_seen(w, e->arg, e->ts, fr.frametime_ns,
 					    false, ft_presents_func(&w->pr, e->arg2));
 	}
-	w->present_ts[*k] = e->ts;
 }
 
 /* Records from the aux ring (flight) or the main ring (user ring). */
@@ -308,7 +301,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': o->dir = optarg; break;
+		case 'o': o->dir = ft_opt_path("-o", optarg); break;
 		case 'P': o->pre_ns = gs_opt_duration_ns("--pre", optarg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
 		case 'Q': o->post_ns = gs_opt_duration_ns("--post", optarg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
 		case 'f': o->frame_ms = gs_opt_double("--frame-ms", optarg, 0.001, 1e7); explicit_trigger = true; break;
@@ -322,7 +315,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 			else if (!strcmp(optarg, "present")) o->frames_from = FT_FRAMES_PRESENT;
 			else gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud, present or auto, got '%s'", optarg);
 			break;
-		case 'm': o->mangohud = optarg; explicit_trigger = true; break;
+		case 'm': o->mangohud = ft_opt_path("--mangohud", optarg); explicit_trigger = true; break;
 		case 'l': o->wakelat_ns = gs_opt_duration_ns("--wakelat", optarg, NSEC_PER_MSEC, 1000, 3600 * NSEC_PER_SEC); explicit_trigger = true; break;
 		case 'c': o->wakelat_comm = optarg; break;
 		case 'W': o->warmup_triggers = true; break;
@@ -387,7 +380,7 @@ static void attach(struct ft_watch *w, struct ft_child *child)
 	}
 	if (w->b.notes[0] && !w->o.quiet)
 		gs_warn("watch: %s", w->b.notes);
-	ft_map_init(&w->last_present);
+	ft_present_seq_init(&w->presents);
 	if (ft_present_cli_any(&w->o.present)) {
 		const struct ft_present_cli *pc = &w->o.present;
 
@@ -446,6 +439,8 @@ static void catch_signals(void)
 static void run(struct ft_watch *w, struct ft_child *child)
 {
 	uint64_t t0 = gs_now_ns(), next_scan = 0, next_mh = 0, next_prune = 0;
+
+	w->start_ns = t0;
 
 	ft_mangotail_init(&w->mh, w->o.mangohud);
 	for (;;) {
@@ -524,8 +519,7 @@ static void cleanup(struct ft_watch *w)
 		fclose(w->log);
 	ft_presents_close(&w->pr);
 	ft_bpf_close(&w->b);
-	ft_map_free(&w->last_present);
-	free(w->present_ts);
+	ft_present_seq_free(&w->presents);
 	ft_feedset_free(&w->feeds);
 	for (size_t i = 0; i < w->nmarks; i++)
 		free(w->marks[i].text);

@@ -386,6 +386,45 @@ int ft_explain_frame(const struct ft_model *m, size_t fi, uint32_t dominant,
 	return 0;
 }
 
+/* A thread name without its number: "llvmpipe" of "llvmpipe-1",
+ * "fb-worker" of "fb-worker2". The stem's length; 0 when the name ends in
+ * no digit (then it names no pool member). */
+static size_t name_stem(const char *comm)
+{
+	size_t n = strlen(comm), d = n;
+
+	while (d && comm[d - 1] >= '0' && comm[d - 1] <= '9')
+		d--;
+	if (d == n || !d)
+		return 0;
+	while (d && strchr("-_:#/ ", comm[d - 1]))
+		d--;
+	return d;
+}
+
+/* Are a and b threads of one pool: one process, names alike but for
+ * their numbers (a's name ends in one)? */
+static bool same_pool(const struct ft_task_rec *a, const struct ft_task_rec *b)
+{
+	size_t n = a ? name_stem(a->comm) : 0;
+
+	return n && b && a->pid && a->pid == b->pid && name_stem(b->comm) == n &&
+	       !strncmp(a->comm, b->comm, n);
+}
+
+/* Is tid a pool thread: another thread of its process named alike? */
+static bool in_pool(const struct ft_trace *t, uint32_t tid)
+{
+	const struct ft_task_rec *r = ft_task_get(t, tid);
+
+	if (!r || !name_stem(r->comm))
+		return false;
+	for (size_t i = 0; i < t->ntasks; i++)
+		if (t->tasks[i].tid != tid && same_pool(r, &t->tasks[i]))
+			return true;
+	return false;
+}
+
 static int match_link(const struct ft_model *m, const struct ft_explain *med,
 		      const struct ft_link *l, int hint)
 {
@@ -421,6 +460,72 @@ static int match_link(const struct ft_model *m, const struct ft_explain *med,
 	return -1;
 }
 
+/* A pool thread's baseline: per component the pool's longest link in the
+ * median chain (kidx[c] that link); false when no pool thread is in it. */
+static bool pool_base(const struct ft_model *m, const struct ft_explain *med,
+		      uint32_t tid, int64_t base[3], int kidx[3])
+{
+	const struct ft_task_rec *r = ft_task_get(m->t, tid);
+	bool any = false;
+
+	for (int k = 0; k < med->nlinks; k++) {
+		const struct ft_link *b = &med->link[k];
+		int64_t v[3] = { (int64_t)b->runnable_ns, (int64_t)b->run_ns,
+				 (int64_t)b->lock_wait_ns };
+
+		if (b->tid != tid && !same_pool(r, ft_task_get(m->t, b->tid)))
+			continue;
+		for (int c = 0; c < 3; c++)
+			if (!any || v[c] > base[c]) {
+				base[c] = v[c];
+				kidx[c] = k;
+			}
+		any = true;
+	}
+	return any;
+}
+
+/* The baseline of link l: its counterpart in the median chain (for a
+ * pool thread: the pool's), else the task's own typical values. kidx[c]:
+ * the median link each component comes from, -1 none. */
+static bool link_base(const struct ft_model *m, const struct ft_explain *median,
+		      const struct ft_link *l, int i, int64_t base[3],
+		      int kidx[3])
+{
+	const struct ft_tstat *s = ft_model_task(m, l->tid);
+	int k;
+
+	base[0] = base[1] = base[2] = 0;
+	kidx[0] = kidx[1] = kidx[2] = -1;
+	if (median && in_pool(m->t, l->tid) &&
+	    pool_base(m, median, l->tid, base, kidx))
+		return true;
+	k = median ? match_link(m, median, l, i) : -1;
+	if (k >= 0) {
+		const struct ft_link *b = &median->link[k];
+
+		base[0] = (int64_t)b->runnable_ns;
+		base[1] = (int64_t)b->run_ns;
+		base[2] = (int64_t)b->lock_wait_ns;
+		kidx[0] = kidx[1] = kidx[2] = k;
+	} else if (s) {
+		/* not in the median chain: the task's own typical values */
+		base[0] = s->wlat && s->wlat->count ? (int64_t)gs_hist_pct(s->wlat, 50) : 0;
+		base[1] = s->run && s->run->count ? (int64_t)gs_hist_pct(s->run, 50) : 0;
+		base[2] = s->futex_waits ? (int64_t)(s->futex_wait_ns / s->futex_waits) : 0;
+	}
+	return false;
+}
+
+bool ft_origin_exceeds(int64_t origin_excess_ns, int64_t frame_excess_ns)
+{
+	/* half again the frame's excess and 100 us: "+188.07 ms of +188.04
+	 * ms" is the other links a little faster, "+30.87 ms of +684 us" a
+	 * chain unlike the median frame's */
+	return frame_excess_ns > 0 &&
+	       origin_excess_ns > frame_excess_ns + frame_excess_ns / 2 + 100000;
+}
+
 void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 			const struct ft_explain *median)
 {
@@ -428,34 +533,25 @@ void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 
 	x->origin = -1;
 	x->origin_match = -1;
+	x->origin_pool = false;
+	x->origin_exceeds = false;
 	x->frame_excess_ns = 0;
 	if (median)
 		x->frame_excess_ns = (int64_t)m->t->frames[x->frame].frametime_ns -
 				     (int64_t)m->t->frames[median->frame].frametime_ns;
 	for (int i = 0; i < x->nlinks; i++) {
 		const struct ft_link *l = &x->link[i];
-		int k = median ? match_link(m, median, l, i) : -1;
 		/* links later in time (lower index) cover the wait of all but
 		 * the chain's earliest link: counting it would count them twice */
 		int ncand = i + 1 < x->nlinks ? 2 : 3;
-		const struct ft_link *b = k >= 0 ? &median->link[k] : NULL;
-		const struct ft_tstat *s = ft_model_task(m, l->tid);
-		int64_t base[3] = { 0, 0, 0 };
+		int64_t base[3];
+		int kidx[3];
+		bool pool = link_base(m, median, l, i, base, kidx);
 		struct {
 			const char *what;
 			int64_t ex;
 		} c[3];
 
-		if (b) {
-			base[0] = (int64_t)b->runnable_ns;
-			base[1] = (int64_t)b->run_ns;
-			base[2] = (int64_t)b->lock_wait_ns;
-		} else if (s) {
-			/* not in the median chain: the task's own typical values */
-			base[0] = s->wlat && s->wlat->count ? (int64_t)gs_hist_pct(s->wlat, 50) : 0;
-			base[1] = s->run && s->run->count ? (int64_t)gs_hist_pct(s->run, 50) : 0;
-			base[2] = s->futex_waits ? (int64_t)(s->futex_wait_ns / s->futex_waits) : 0;
-		}
 		c[0].what = "runnable";
 		c[0].ex = (int64_t)l->runnable_ns - base[0];
 		c[1].what = "run";
@@ -469,9 +565,13 @@ void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 				x->origin = i;
 				x->origin_what = c[j].what;
 				x->origin_excess_ns = c[j].ex;
-				x->origin_match = k;
+				x->origin_match = kidx[j];
+				x->origin_pool = pool;
 			}
 	}
+	if (x->origin >= 0)
+		x->origin_exceeds = ft_origin_exceeds(x->origin_excess_ns,
+						      x->frame_excess_ns);
 }
 
 int ft_origin_kind(const struct ft_explain *x)

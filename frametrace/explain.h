@@ -86,6 +86,16 @@ struct ft_explain {
 	const char *origin_what; /* "runnable", "run", "lock", "sleep" */
 	int64_t origin_excess_ns;
 	int origin_match;	/* matching link in the median chain, -1 */
+	/* the origin is a pool thread (llvmpipe-0, llvmpipe-1: threads of
+	 * one process named alike but for a number), compared with the
+	 * pool's longest in the median chain (origin_match is that link),
+	 * not with its own link there: symmetric workers trade the work and
+	 * the hand-off from frame to frame */
+	bool origin_pool;
+	/* the origin's excess is well over the frame's own: the chain's
+	 * other links were faster than their counterparts, so the
+	 * comparison says where the time went, not what delayed the frame */
+	bool origin_exceeds;
 	int64_t frame_excess_ns; /* frame time minus the median frame's (0
 				  * without a median): what the origin
 				  * explains a part of */
@@ -104,6 +114,9 @@ uint32_t ft_dominant_presenter(const struct ft_model *m, uint32_t pid);
  * link, since the links after it in time cover an earlier link's wait. */
 void ft_explain_compare(const struct ft_model *m, struct ft_explain *x,
 			const struct ft_explain *median);
+
+/* Is the origin's excess well over the frame's (x->origin_exceeds)? */
+bool ft_origin_exceeds(int64_t origin_excess_ns, int64_t frame_excess_ns);
 
 /* The origin's component (x->origin >= 0): 0 the runnable wait, 1 the
  * run, 2 the futex wait; its time in the origin link; and how a report

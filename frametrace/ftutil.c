@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ftutil.h"
-#include "util.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "util.h"
 
 void ft_map_init(struct ft_map *m)
 {
@@ -176,6 +177,17 @@ void ft_printable_inplace(char *s, size_t len)
 	ft_printable(s, tmp, len);
 	memcpy(s, tmp, strlen(tmp) + 1);
 	free(tmp);
+}
+
+const char *ft_opt_path(const char *opt, const char *arg)
+{
+	char b[64];
+
+	if (arg[0] == '-' && arg[1])
+		gs_die(EXIT_USAGE, "option '%s' needs a file name, not '%s' (an "
+		       "option; a file whose name starts with '-': ./%s)", opt,
+		       ft_printable(arg, b, sizeof(b)), b);
+	return arg;
 }
 
 void ft_refuse_same_file(const char *in, const char *out, const char *opt)

@@ -44,6 +44,12 @@ char *ft_printable(const char *in, char *out, size_t outlen);
 /* The same in place (s holds at most len bytes, terminator included). */
 void ft_printable_inplace(char *s, size_t len);
 
+/* The value of a file-name option (opt: "--html"): getopt takes the next
+ * word whatever it is, so `--html --json X` would name a file "--json".
+ * A value that starts with '-' (other than "-" itself) is refused, exit 2,
+ * naming both; a file whose name starts with '-' is written "./-name". */
+const char *ft_opt_path(const char *opt, const char *arg);
+
 static inline uint64_t ft_hash64(uint64_t x)
 {
 	x ^= x >> 33;

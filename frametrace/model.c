@@ -530,6 +530,9 @@ static int build_event(struct builder *b, const struct ft_ev *e, bool has_waking
 			b->m->runtime_source = "sum_exec_runtime";
 		if (on_switch(b, e))
 			return -1;
+		/* on_switch made prev's record */
+		if (e->tid && !(e->flags & FT_F_RECONSTRUCTED))
+			ft_model_task(b->m, e->tid)->switchouts_recorded++;
 		break;
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP_NEW:
@@ -692,6 +695,13 @@ int ft_model_build(struct ft_model *m, const struct ft_trace *t)
 			double out = (double)s->wakes_sent / secs;
 
 			s->lat_score = log2(1 + in) + log2(1 + out);
+			if (s->tid && !s->switchouts_recorded &&
+			    (s->preempted || (s->wlat && s->wlat->count))) {
+				s->switchouts_unseen = true;
+				s->preempted = 0;
+				free(s->wlat);
+				s->wlat = NULL;
+			}
 		}
 	}
 	rc = 0;

@@ -91,6 +91,13 @@ struct ft_tstat {
 	uint64_t switches, switches_recorded;
 	uint64_t repaired;		/* reconstructed switches it is part of */
 	uint64_t preempted;		/* switched out while runnable */
+	uint64_t switchouts_recorded;	/* switch-outs with a record */
+	/* none of its switch-outs was recorded (a perf recording of one
+	 * command sees only its own tasks' switch-outs; a task that emits
+	 * events but is never switched out): its preemptions and runnable
+	 * waits would be the repair's guesses (one of a second between two
+	 * events), so preempted is 0 and wlat NULL */
+	bool switchouts_unseen;
 	uint64_t migrations;
 	uint64_t wakeups;		/* effective wake-ups received */
 	uint64_t wakes_sent;		/* effective wake-ups given */

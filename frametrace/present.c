@@ -98,43 +98,76 @@ static uint32_t pid_of(const struct ft_trace *t, const struct ft_ev *e)
 	return pid ? pid : e->tid;
 }
 
+void ft_present_seq_init(struct ft_present_seq *s)
+{
+	memset(s, 0, sizeof(*s));
+	ft_map_init(&s->idx);
+}
+
+void ft_present_seq_free(struct ft_present_seq *s)
+{
+	ft_map_free(&s->idx);
+	free(s->last);
+	memset(s, 0, sizeof(*s));
+}
+
+int ft_present_seq_add(struct ft_present_seq *s, uint32_t tid, uint64_t ts,
+		       uint64_t *prev)
+{
+	bool isnew;
+	uint32_t *k = ft_map_put(&s->idx, tid, (uint32_t)s->n, &isnew);
+	uint64_t p;
+
+	if (!k || (isnew && FT_VEC_RESERVE(s->last, s->n, s->cap)))
+		return -1;
+	if (isnew) {
+		s->last[s->n++] = ts;
+		return 0;
+	}
+	p = s->last[*k];
+	s->last[*k] = ts;
+	/* equal times make no frame */
+	if (ts <= p)
+		return 0;
+	*prev = p;
+	s->frames++;
+	return 1;
+}
+
 long ft_frames_from_presents(struct ft_trace *t)
 {
-	struct ft_map last;	/* tid -> index of its last present + 1 */
+	struct ft_present_seq seq;
 	size_t before = t->nframes;
 	long rc = -1;
 
-	ft_map_init(&last);
+	ft_present_seq_init(&seq);
 	for (size_t i = 0; i < t->nev; i++) {
 		const struct ft_ev *e = &t->ev[i];
-		bool isnew;
-		uint32_t *prev;
+		uint64_t prev;
+		int made;
 
 		if (e->type != FT_EV_PRESENT || !e->tid)
 			continue;
-		prev = ft_map_put(&last, e->tid, (uint32_t)i, &isnew);
-		if (!prev)
+		made = ft_present_seq_add(&seq, e->tid, e->ts, &prev);
+		if (made < 0)
 			goto out;
-		if (!isnew) {
-			const struct ft_ev *p = &t->ev[*prev];
+		if (made) {
 			struct ft_frame f = {
-				.start_ns = p->ts,
+				.start_ns = prev,
 				.present_ns = e->ts,
-				.frametime_ns = e->ts - p->ts,
+				.frametime_ns = e->ts - prev,
 				.pid = pid_of(t, e),
 				.tid = e->tid,
 				.flags = FT_FRAME_PRESENT,
 			};
 
-			/* events are sorted; equal times make no frame */
-			if (e->ts > p->ts && ft_frame_push(t, &f))
+			if (ft_frame_push(t, &f))
 				goto out;
-			*prev = (uint32_t)i;
 		}
 	}
 	rc = (long)(t->nframes - before);
 out:
-	ft_map_free(&last);
+	ft_present_seq_free(&seq);
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftutil.h"
 #include "trace.h"
 
 #define FT_FRAME_PRESENT 0x800	/* ft_frame.flags: from present calls */
@@ -37,6 +38,25 @@ bool ft_present_return_event(const char *ev, const char *const *extra,
  * one (start = the previous present, frame time = the interval), flagged
  * FT_FRAME_PRESENT. Returns the number added or -1 (memory). */
 long ft_frames_from_presents(struct ft_trace *t);
+
+/* Present calls into frames as they come, thread by thread: the reader
+ * above, `watch`'s triggers and `record`'s summary count frames the same
+ * way (a thread's first present starts its first frame; N presents of one
+ * thread are N - 1 frames). */
+struct ft_present_seq {
+	struct ft_map idx;	/* tid -> index into last */
+	uint64_t *last;		/* each thread's previous present */
+	size_t n, cap;
+	uint64_t frames;	/* frames made so far */
+};
+
+void ft_present_seq_init(struct ft_present_seq *s);
+void ft_present_seq_free(struct ft_present_seq *s);
+/* tid presented at ts: 1 with *prev its previous present when that makes
+ * a frame (a later time), 0 when it does not (its first present, or one
+ * at the same instant), -1 when memory runs out. */
+int ft_present_seq_add(struct ft_present_seq *s, uint32_t tid, uint64_t ts,
+		       uint64_t *prev);
 
 /*
  * `--present auto`: from the file paths a process has mapped, the

@@ -4,7 +4,9 @@
  * html.c print them. */
 #include "report.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +220,44 @@ out:
 	free(fw);
 }
 
+/* A number a watch capture's metadata holds (decimal), 0 when absent or
+ * not a number. */
+static uint64_t meta_u64(const struct ft_trace *t, const char *key)
+{
+	const char *v = ft_meta_get(t, key);
+	char *end;
+	unsigned long long n;
+
+	if (!v || *v < '0' || *v > '9')
+		return 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	return errno || *end ? 0 : (uint64_t)n;
+}
+
+/* A watch capture's trigger: its running median as the baseline, and
+ * its frame (within 1 ms of the time the capture names). */
+static void report_trigger(struct ft_report *r, const struct ft_trace *t)
+{
+	uint64_t med = meta_u64(t, "trigger_median_ns");
+	uint64_t at = meta_u64(t, "trigger_frame_ns"), bd = 1000000;
+
+	r->trig_frame = SIZE_MAX;
+	if (med && r->has_fps && !r->o.slow_ms) {
+		r->median_ms = (double)med / 1e6;
+		r->trigger_baseline = true;
+	}
+	for (size_t k = 0; at && k < r->nf; k++) {
+		uint64_t p = t->frames[r->fidx[k]].present_ns;
+		uint64_t d = p > at ? p - at : at - p;
+
+		if (d < bd) {
+			bd = d;
+			r->trig_frame = r->fidx[k];
+		}
+	}
+}
+
 static bool frame_counts(const struct ft_frame *f)
 {
 	return !(f->flags & GS_FEED_F_WARMUP);
@@ -270,6 +310,7 @@ static int report_frames(struct ft_report *r, const struct ft_trace *t,
 		r->median_ms = r->fps.ft_p50;
 	}
 	free(ft);
+	report_trigger(r, t);
 	r->slow_ms = o->slow_ms > 0 ? o->slow_ms : 2 * r->median_ms;
 	tmp = malloc((r->nf ? r->nf : 1) * sizeof(size_t));
 	if (!tmp)
@@ -304,8 +345,15 @@ static int report_explain(struct ft_report *r, const struct ft_trace *t)
 	r->ex = calloc((size_t)r->o.explain + 1, sizeof(*r->ex));
 	if (!r->ex)
 		return -1;
+	/* a capture's trigger frame first: the frame its header names */
+	if (r->trig_frame != SIZE_MAX && r->o.explain > 0 &&
+	    !ft_explain_frame(&r->m, r->trig_frame, r->presenter, &r->ex[0])) {
+		ft_explain_compare(&r->m, &r->ex[0], r->has_median ? &r->median : NULL);
+		r->nex++;
+	}
 	for (size_t k = 0; k < r->nslow && r->nex < (size_t)r->o.explain; k++)
-		if (!ft_explain_frame(&r->m, r->slow[k], r->presenter,
+		if (r->slow[k] != r->trig_frame &&
+		    !ft_explain_frame(&r->m, r->slow[k], r->presenter,
 				     &r->ex[r->nex])) {
 			ft_explain_compare(&r->m, &r->ex[r->nex],
 					   r->has_median ? &r->median : NULL);
@@ -318,6 +366,7 @@ int ft_report_build(struct ft_report *r, const struct ft_trace *t,
 		    const struct ft_report_opts *o)
 {
 	memset(r, 0, sizeof(*r));
+	r->trig_frame = SIZE_MAX;
 	r->t = t;
 	r->o = *o;
 	if (r->o.top <= 0)

@@ -44,6 +44,11 @@ struct ft_report {
 	bool has_fps;
 	struct gs_fps_summary fps;
 	double median_ms, slow_ms;
+	/* a watch capture: median_ms is the running median before its
+	 * trigger (its window's own frames may all be slow, a long
+	 * disturbance), and the trigger's frame is explained first */
+	bool trigger_baseline;
+	size_t trig_frame;	/* frame index, SIZE_MAX none */
 	size_t *slow;		/* frame indices above slow_ms, worst first */
 	size_t nslow;
 	size_t ndisturbed;	/* frames flagged by framebench's --disturb */

@@ -61,6 +61,7 @@ static void jw_explain(struct gs_jw *w, const char *key,
 	gs_jw_uint(w, "present_ns", f->present_ns);
 	gs_jw_num(w, "frametime_ms", (double)f->frametime_ns / 1e6);
 	gs_jw_bool(w, "disturbance", f->disturbance != 0);
+	gs_jw_bool(w, "trigger", x->frame == r->trig_frame);
 	gs_jw_uint(w, "presenter", x->presenter);
 	gs_jw_str(w, "chain_end", ft_stop_text(x->stop));
 	gs_jw_arr(w, "links");
@@ -76,6 +77,11 @@ static void jw_explain(struct gs_jw *w, const char *key,
 		gs_jw_str(w, "what", x->origin_what);
 		gs_jw_int(w, "excess_ns", x->origin_excess_ns);
 		gs_jw_int(w, "median_link", x->origin_match);
+		/* "link": its own link in the median chain; "pool": its
+		 * pool's longest there; "typical": its own medians */
+		gs_jw_str(w, "baseline", x->origin_pool ? "pool"
+					 : x->origin_match >= 0 ? "link" : "typical");
+		gs_jw_bool(w, "exceeds_frame", x->origin_exceeds);
 		gs_jw_obj_end(w);
 	}
 	gs_jw_int(w, "frame_excess_ns", x->frame_excess_ns);
@@ -154,6 +160,9 @@ static void json_tasks(struct gs_jw *w, const struct ft_report *r)
 		gs_jw_uint(w, "switches_recorded", s->switches_recorded);
 		gs_jw_uint(w, "switches_repaired", s->repaired);
 		gs_jw_uint(w, "preempted", s->preempted);
+		/* false: preempted 0 and wakeup_latency_ns empty, not
+		 * measured (model.h) */
+		gs_jw_bool(w, "switch_outs_seen", !s->switchouts_unseen);
 		gs_jw_uint(w, "migrations", s->migrations);
 		gs_jw_uint(w, "wakeups", s->wakeups);
 		gs_jw_uint(w, "wakes_sent", s->wakes_sent);
@@ -218,6 +227,10 @@ static void json_frames(struct gs_jw *w, const struct ft_report *r)
 		gs_jw_uint(w, "count", r->fps.frames);
 		gs_jw_fps_summary(w, &r->fps);
 		gs_jw_num(w, "slow_threshold_ms", r->slow_ms);
+		/* "median": the frames' own; "trigger": a watch capture's
+		 * running median before its trigger */
+		gs_jw_num(w, "baseline_ms", r->median_ms);
+		gs_jw_str(w, "baseline", r->trigger_baseline ? "trigger" : "median");
 		gs_jw_uint(w, "slow_count", r->nslow);
 		gs_jw_uint(w, "disturbed_count", r->ndisturbed);
 		gs_jw_obj_end(w);

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ftutil.h"
@@ -119,6 +120,10 @@ static void print_frames(FILE *f, const struct ft_report *r)
 	fprintf(f, "  frame time ms: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  "
 		"max %.2f\n",
 		s->ft_p50, s->ft_p90, s->ft_p99, s->ft_p999, s->ft_max);
+	if (r->trigger_baseline)
+		fprintf(f, "  baseline: %.2f ms, the running median before the "
+			"capture's trigger (this window's frames may be slow "
+			"throughout)\n", r->median_ms);
 	fprintf(f, "  slow frames (> %.2f ms): %zu", r->slow_ms, r->nslow);
 	if (r->ndisturbed)
 		fprintf(f, "; frames during framebench --disturb bursts: %zu",
@@ -138,20 +143,26 @@ static void print_tasks(FILE *f, const struct ft_report *r)
 		"sleep p50", "futex n", "futex ms");
 	for (size_t k = 0; k < n; k++) {
 		const struct ft_tstat *s = &r->m.task[r->order[k]];
-		char run[32], wl[40];
+		char run[32], wl[40], pre[24];
 
 		snprintf(run, sizeof(run), "%.3f/%.3f", pct_ms(s->run, 50),
 			 pct_ms(s->run, 99));
 		snprintf(wl, sizeof(wl), "%.0f/%.0f/%.0f", pct_us(s->wlat, 50),
 			 pct_us(s->wlat, 99), pct_us(s->wlat, 100));
-		fprintf(f, "  %-24s %7u %9.2f %5.1f %8" PRIu64 " %7" PRIu64
+		snprintf(pre, sizeof(pre), "%" PRIu64, s->preempted);
+		if (s->switchouts_unseen) {
+			/* the repair's guesses, not figures (model.h) */
+			snprintf(wl, sizeof(wl), "switch-outs not seen");
+			snprintf(pre, sizeof(pre), "-");
+		}
+		fprintf(f, "  %-24s %7u %9.2f %5.1f %8" PRIu64 " %7s"
 			" %6" PRIu64 " %6.0f %15s %5.2f %22s %9.3f %8" PRIu64
 			" %9.2f%s\n",
 			ft_task_label(r->t, s->tid, lb, sizeof(lb)), s->pid,
 			(double)s->runtime_ns / 1e6,
 			100.0 * (double)s->runtime_ns / 1e9 / ft_report_span_s(r) /
 				(r->m.ncpus ? r->m.ncpus : 1),
-			s->switches, s->preempted, s->migrations,
+			s->switches, pre, s->migrations,
 			(double)s->wakeups / ft_report_span_s(r), run, ft_tstat_cv(s), wl,
 			pct_ms(s->sleep, 50), s->futex_waits,
 			(double)s->futex_wait_ns / 1e6, s->recorder ? "  (recorder)" : "");
@@ -181,11 +192,14 @@ static void print_crit(FILE *f, const struct ft_report *r)
 		"woken/s", "wakes/s", "wake-lat p99", "run p50");
 	for (size_t k = 0; k < n; k++) {
 		const struct ft_tstat *s = &r->m.task[r->crit[k]];
+		char wl[24] = "not seen";
 
-		fprintf(f, "  %4zu %-24s %6.2f %8.0f %8.0f %9.0f us %8.3f ms\n",
+		if (!s->switchouts_unseen)
+			snprintf(wl, sizeof(wl), "%.0f us", pct_us(s->wlat, 99));
+		fprintf(f, "  %4zu %-24s %6.2f %8.0f %8.0f %12s %8.3f ms\n",
 			k + 1, ft_task_label(r->t, s->tid, lb, sizeof(lb)),
 			s->lat_score, (double)s->wakeups / ft_report_span_s(r),
-			(double)s->wakes_sent / ft_report_span_s(r), pct_us(s->wlat, 99),
+			(double)s->wakes_sent / ft_report_span_s(r), wl,
 			pct_ms(s->run, 50));
 	}
 }
@@ -264,10 +278,13 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 	const struct ft_frame *fr = &t->frames[x->frame];
 	char a[64], b[64], d1[24], d2[24], d3[24], d4[24];
 
-	fprintf(f, "%sframe at %.6f s: %s (median %.2f ms)%s, presented by %s\n",
+	fprintf(f, "%sframe at %.6f s: %s (%s %.2f ms)%s%s, presented by %s\n",
 		indent, (double)fr->present_ns / 1e9,
-		ft_fmt_ns(d1, sizeof(d1), fr->frametime_ns), r->median_ms,
+		ft_fmt_ns(d1, sizeof(d1), fr->frametime_ns),
+		r->trigger_baseline ? "running median before the trigger" : "median",
+		r->median_ms,
 		fr->disturbance ? " [framebench disturbance running]" : "",
+		x->frame == r->trig_frame ? " [the capture's trigger]" : "",
 		ft_task_label(t, x->presenter, a, sizeof(a)));
 	for (int i = 0; i < x->nlinks; i++) {
 		const struct ft_link *l = &x->link[i];
@@ -337,12 +354,17 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 			ft_origin_verb(x), ft_fmt_ns(d1, sizeof(d1), here),
 			ft_fmt_ns(d2, sizeof(d2),
 				  here - (uint64_t)x->origin_excess_ns),
-			m ? "in the median frame's chain" : typical[ft_origin_kind(x)],
+			x->origin_pool ? "its pool's longest in the median frame's chain"
+			: m ? "in the median frame's chain" : typical[ft_origin_kind(x)],
 			ft_fmt_ns(d3, sizeof(d3), (uint64_t)x->origin_excess_ns));
 		if (x->frame_excess_ns > 0)
 			fprintf(f, " of the frame's +%s",
 				ft_fmt_ns(d4, sizeof(d4), (uint64_t)x->frame_excess_ns));
 		fprintf(f, ")\n");
+		if (x->origin_exceeds)
+			fprintf(f, "%s     (more than the frame's own excess: other links "
+				"were faster than in the median frame, so this says where "
+				"the time went, not what delayed the frame)\n", indent);
 		/* most of the frame's excess lies outside this chain */
 		if (x->frame_excess_ns > 0 && x->origin_excess_ns * 4 < x->frame_excess_ns)
 			fprintf(f, "%s     (the chain's links explain little of it: the rest "
@@ -366,12 +388,14 @@ static void print_slow(FILE *f, const struct ft_report *r)
 		fprintf(f, "\nmedian frame's wake chain (the baseline):\n");
 		ft_explain_print(f, r, &r->median, "  ");
 	}
-	if (!r->nslow) {
+	if (!r->nslow && !r->nex) {
 		fprintf(f, "\nno frame above %.2f ms\n", r->slow_ms);
 		return;
 	}
-	fprintf(f, "\nslow frames explained (%zu of %zu above %.2f ms, worst first):\n",
-		r->nex, r->nslow, r->slow_ms);
+	fprintf(f, "\nslow frames explained (%zu of %zu above %.2f ms, %s):\n",
+		r->nex, r->nslow, r->slow_ms,
+		r->trig_frame != SIZE_MAX ? "the capture's trigger first, then the worst"
+					  : "worst first");
 	for (size_t k = 0; k < r->nex; k++) {
 		ft_explain_print(f, r, &r->ex[k], "  ");
 		fputc('\n', f);

@@ -144,9 +144,7 @@ struct ft_watch {
 	struct ft_feedset feeds;
 	struct ft_mangotail mh;
 	struct ft_presents pr;	/* uprobes on present calls */
-	struct ft_map last_present;	/* tid -> index into present_ts */
-	uint64_t *present_ts;
-	size_t npresent_ts, present_tscap;
+	struct ft_present_seq presents;	/* present calls into frames */
 	/* frames and markers (and present calls) of the last seconds */
 	struct ft_frame *frames;
 	size_t nframes, framecap;
@@ -159,6 +157,17 @@ struct ft_watch {
 	uint64_t trig_ns, trig_frame_present;
 	uint32_t trig_pid;
 	char trig_text[256];
+	/* a frame trigger's running median before it (0: none): the
+	 * capture's baseline, since during a long disturbance the window's
+	 * own frames are slow too */
+	double trig_median_ms;
+	/* the worst frame among the trigger's and those merged into its
+	 * capture, and how many triggers were merged into it */
+	double worst_ms;
+	uint64_t worst_present;
+	uint32_t worst_pid;
+	uint64_t merged_here;
+	uint64_t start_ns;	/* when the watch began (a young ring) */
 	uint64_t last_trig_ns;
 	bool have_last;
 	/* what was captured */

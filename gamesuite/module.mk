@@ -30,7 +30,8 @@ $(eval $(call gs_test,test_gamesuite,tests/test_gamesuite.c $(GAMESUITE_LIB)))
 $(eval $(call gs_test,test_gamesuite_verdict,tests/test_gamesuite_verdict.c $(GAMESUITE_LIB)))
 
 # Integration tests (short runs; framebench parts skip until it is built).
-INTEGRATION_TESTS += tests/gamesuite_cli.sh tests/gamesuite_tune.sh
+INTEGRATION_TESTS += tests/gamesuite_cli.sh tests/gamesuite_tune.sh \
+	tests/gamesuite_mangohud.sh
 
 # gamesuite inside the sched_ext VM (vm/plans/gamesuite-demo.sh): the kernel
 # default vs lavd and a lavd ablation, interleaved in one boot; the reports

@@ -247,8 +247,11 @@ static bool watch_workload(const struct gsu_settings *set, struct gsu_sched *s,
 				      (int)gsu_stop_signal);
 			break;
 		}
-		if (x->stop_ns && el >= x->stop_ns) {
-			/* a game: its log is complete; ask it to quit */
+		/* a game: ask it to quit once its log is written (MangoHud
+		 * 0.6 writes nothing if the game exits first), waiting for
+		 * the log at most 10 s more */
+		if (x->stop_ns && el >= x->stop_ns &&
+		    (el >= x->stop_ns + 10 * NSEC_PER_SEC || gsu_game_log_ready(x))) {
 			gsu_proc_stop(wp, SIGTERM, 5 * NSEC_PER_SEC);
 			break;
 		}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,6 +219,35 @@ static char *dupf(const char *fmt, ...)
 	return strdup(buf);
 }
 
+/*
+ * A game's MangoHud settings and times; returns the new count of env.
+ * MANGOHUD_CONFIG replaces the config file unless it holds read_cfg; then
+ * its options override the file's. The log covers the whole run and the
+ * startup is cut from it (gsu_exec_collect): MangoHud 0.6 starts logging
+ * at the first frame whatever autostart_log says (0.7 waits that long,
+ * 1 s here), and writes its log only when log_duration expires, so that
+ * must come before the game is stopped.
+ */
+static int game_env(const struct gsu_workload *w, const char *dir,
+		    uint64_t dur, unsigned secs, struct gsu_exec *x, int ne)
+{
+	uint64_t startup = w->startup_ns ? w->startup_ns : 5 * NSEC_PER_SEC;
+
+	x->env[ne++] = strdup("MANGOHUD=1");
+	x->env[ne++] = dupf("MANGOHUD_CONFIGFILE=%s", w->mangohud_conf);
+	x->env[ne++] = dupf("MANGOHUD_CONFIG=read_cfg,output_folder=%s,"
+			    "autostart_log=1,log_duration=%u", dir,
+			    (unsigned)((startup + NSEC_PER_SEC - 1) / NSEC_PER_SEC) +
+				    secs + 1);
+	x->env[ne++] = dupf("GAMESUITE_LOG_DIR=%s", dir);
+	x->env[ne++] = dupf("GAMESUITE_DURATION_S=%u", secs);
+	x->startup_ns = startup;
+	x->measure_ns = (uint64_t)secs * NSEC_PER_SEC;
+	x->stop_ns = startup + dur + 5 * NSEC_PER_SEC;
+	x->timeout_ns = x->stop_ns + 30 * NSEC_PER_SEC;
+	return ne;
+}
+
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		   const char *dir, struct gsu_exec *x, char *err, size_t errlen)
 {
@@ -290,28 +320,11 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		}
 		x->timeout_ns = dur + 60 * NSEC_PER_SEC;
 		break;
-	case GSU_GAME: {
-		uint64_t startup = w->startup_ns ? w->startup_ns
-						 : 5 * NSEC_PER_SEC;
-
+	case GSU_GAME:
 		add(&b, "-c");
 		add(&b, w->command);
-		/* MANGOHUD_CONFIG replaces the config file unless it holds
-		 * read_cfg; then its options override the file's */
-		x->env[ne++] = strdup("MANGOHUD=1");
-		x->env[ne++] = dupf("MANGOHUD_CONFIGFILE=%s", w->mangohud_conf);
-		x->env[ne++] = dupf("MANGOHUD_CONFIG=read_cfg,output_folder=%s,"
-				    "autostart_log=%u,log_duration=%u",
-				    dir,
-				    (unsigned)((startup + NSEC_PER_SEC - 1) /
-					       NSEC_PER_SEC),
-				    secs);
-		x->env[ne++] = dupf("GAMESUITE_LOG_DIR=%s", dir);
-		x->env[ne++] = dupf("GAMESUITE_DURATION_S=%u", secs);
-		x->stop_ns = startup + dur + 5 * NSEC_PER_SEC;
-		x->timeout_ns = x->stop_ns + 30 * NSEC_PER_SEC;
+		ne = game_env(w, dir, dur, secs, x, ne);
 		break;
-	}
 	default:
 		break;
 	}
@@ -466,8 +479,45 @@ int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
 
 /* ---- collecting ------------------------------------------------------- */
 
-static int read_frames_csv(const char *path, struct gsu_run *run,
-			   bool need_per_frame, char *why, size_t whylen)
+/*
+ * A game's log cut to the measured span: the rows whose elapsed time
+ * (since logging began) lies in [startup, startup + duration). MangoHud
+ * 0.6 (frame times in us) began at the first frame; 0.7 and later (in ms)
+ * after autostart_log, 1 s. A log without elapsed times is kept whole.
+ * Returns -1 with why when the log does not reach the span's end.
+ */
+static int cut_to_span(const struct gsu_exec *x, const char *path,
+		       struct gs_mh_log *log, char *why, size_t whylen)
+{
+	uint64_t from = x->startup_ns, to;
+	size_t k = 0;
+
+	if (!x->measure_ns || !log->has_elapsed || !log->n)
+		return 0;
+	if (log->unit == GS_MH_MS)
+		from = from > NSEC_PER_SEC ? from - NSEC_PER_SEC : 0;
+	to = from + x->measure_ns;
+	/* the last frame's end: a log that stops early measured less */
+	if (log->elapsed_ns[log->n - 1] + NSEC_PER_SEC / 2 < to) {
+		snprintf(why, whylen, "%s: the log covers %.1f s of the %.0f s "
+			 "startup + %.0f s measured: the game stopped early, or "
+			 "its frames came late", path,
+			 (double)log->elapsed_ns[log->n - 1] / 1e9,
+			 (double)x->startup_ns / 1e9, (double)x->measure_ns / 1e9);
+		return -1;
+	}
+	for (size_t i = 0; i < log->n; i++)
+		if (log->elapsed_ns[i] >= from && log->elapsed_ns[i] < to) {
+			log->frametime_ms[k] = log->frametime_ms[i];
+			log->elapsed_ns[k++] = log->elapsed_ns[i];
+		}
+	log->n = k;
+	return 0;
+}
+
+static int read_frames_csv(const char *path, const struct gsu_exec *x,
+			   struct gsu_run *run, bool need_per_frame, char *why,
+			   size_t whylen)
 {
 	struct gs_mh_log log;
 	char err[512];
@@ -481,6 +531,10 @@ static int read_frames_csv(const char *path, struct gsu_run *run,
 			"0 ms or over a minute is no frame (this one %.6g ms)",
 			path, log.first_unusable_line, log.unusable,
 			log.first_unusable_ms);
+	if (x && cut_to_span(x, path, &log, why, whylen)) {
+		gs_mh_free(&log);
+		return -1;
+	}
 	if (need_per_frame && !log.per_frame) {
 		snprintf(why, whylen, "%s: the log holds periodic samples, not "
 			 "frames (set log_interval=0): lows need every frame",
@@ -530,6 +584,22 @@ static int newest_log(const char *dir, char *out, size_t len)
 	return found;
 }
 
+bool gsu_game_log_ready(const struct gsu_exec *x)
+{
+	char path[1024];
+	struct stat st;
+	struct timespec now;
+
+	/* not the summary: MangoHud 0.6.8 writes it before the log */
+	if (newest_log(x->dir, path, sizeof(path)) || stat(path, &st) ||
+	    clock_gettime(CLOCK_REALTIME, &now))
+		return false;
+	/* written at once (0.6) or as the game ran (later versions): done
+	 * when it has not changed for a second */
+	return (now.tv_sec - st.st_mtim.tv_sec) * 1000000000LL +
+		       (now.tv_nsec - st.st_mtim.tv_nsec) >= 1000000000LL;
+}
+
 int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		     struct gsu_run *run, char *why, size_t whylen)
 {
@@ -551,7 +621,7 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 			return -1;
 		/* the integral low and the CDF come from the frame log; a
 		 * missing one costs only those */
-		if (read_frames_csv(x->csv, run, false, err, sizeof(err)))
+		if (read_frames_csv(x->csv, NULL, run, false, err, sizeof(err)))
 			snprintf(run->reason, sizeof(run->reason),
 				 "no per-frame data: %.400s", err);
 		return 0;
@@ -559,10 +629,13 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		if (newest_log(x->dir, path, sizeof(path))) {
 			snprintf(why, whylen, "no MangoHud log (*.csv) in %s: "
 				 "is MangoHud installed and the game using "
-				 "Vulkan (or run through 'mangohud')?", x->dir);
+				 "Vulkan (or run through 'mangohud')? MangoHud "
+				 "0.6 writes its log only once log_duration "
+				 "(startup + duration + 1 s) has passed: did the "
+				 "game exit before?", x->dir);
 			return -1;
 		}
-		return read_frames_csv(path, run, true, why, whylen);
+		return read_frames_csv(path, x, run, true, why, whylen);
 	case GSU_SCHBENCH:
 		if (read_log(x->log, &text) || gsu_parse_schbench(text, v)) {
 			snprintf(why, whylen, "no schbench latency report in %s",

@@ -38,6 +38,9 @@ struct gsu_exec {
 	char json[600], csv[600], yaml[600];
 	uint64_t timeout_ns;	/* killed after this: a timeout */
 	uint64_t stop_ns;	/* game: stopped here, not a failure; 0 none */
+	/* game: the span of the run measured (startup, duration), taken
+	 * from MangoHud's log by its elapsed column */
+	uint64_t startup_ns, measure_ns;
 };
 
 /*
@@ -51,6 +54,14 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		   const char *dir, struct gsu_exec *x, char *err,
 		   size_t errlen);
 void gsu_exec_free(struct gsu_exec *x);
+
+/*
+ * A game's MangoHud log is written: its frame log has not changed for a
+ * second. MangoHud 0.6 (Debian 12's) writes the
+ * whole log only when log_duration expires or logging stops, nothing when
+ * the game exits first, so the game is asked to quit only after this.
+ */
+bool gsu_game_log_ready(const struct gsu_exec *x);
 
 /*
  * What `gamesuite check` asks of a workload: that the workload accept its

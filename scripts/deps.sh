@@ -7,7 +7,9 @@
 # make lint (tests/lint.sh), the packaging and man page
 # tools (debhelper, lintian, man-db, systemd-analyze, bash-completion),
 # Xvfb and glxgears for frametrace's present-call test (xvfb and mesa-utils
-# add about 10 MB installed; Mesa's libgl1-mesa-dri comes with them), and
+# add about 10 MB installed; Mesa's libgl1-mesa-dri comes with them),
+# bookworm's MangoHud 0.6.8 for gamesuite's real-game test (2 MB; the
+# version users of Debian 12 have, not backports' 0.7), and
 # the pinned sched_ext kernel (downloaded into a cache, not installed).
 # Idempotent: when all is present it changes nothing.
 #
@@ -35,7 +37,7 @@ PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static zstd linux-perf file procps
 libclang-rt-19-dev shellcheck cppcheck
 debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion
-xvfb mesa-utils libgl1-mesa-dri"
+xvfb mesa-utils libgl1-mesa-dri mangohud"
 # libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1
 # lacks the struct_ops and ring-buffer APIs we use). Selected per package,
 # never with -t: -t also pulls backports' libelf 0.192 (and its libdw) in as

@@ -86,6 +86,35 @@ b=$("$FT" info "$T/back.ftr" | awk '/^  sched_switch/ { print $2 }')
 [ "$a" = "$b" ] || fail "export round trip: $a vs $b switches"
 "$FT" export --perfetto "$T/p.json" --json "$T/p.ftr" || fail "export --json failed"
 $JG "$T/p.json" traceEvents >/dev/null || fail "export --json: no traceEvents"
+# "--perfetto --json OUT IN": the flavour after the format's name, the
+# output an operand (it used to write a file named "--json")
+FTA=$(cd "$(dirname "$FT")" && pwd)/frametrace
+(cd "$T" && "$FTA" export --perfetto --json p2.json p.ftr) ||
+	fail "export --perfetto --json OUT IN failed"
+[ -e "$T/--json" ] && fail "export --perfetto --json wrote a file named --json"
+$JG "$T/p2.json" traceEvents >/dev/null || fail "export --perfetto --json: no JSON in OUT"
+expect 2 "usage: frametrace export" export --perfetto --json "$T/p2.json"
+# an option where a file name belongs is refused, never a file named so
+# (run in $T: a regression writes its files there, not here)
+(
+cd "$T" || exit 1
+fails=0
+FT=$FTA
+expect 2 "option '--perfetto' needs a file name, not '--max-flows'" export --perfetto --max-flows 3 "$T/p3.json" "$T/p.ftr"
+expect 2 "option '--html' needs a file name, not '--json'" report --html --json "$T/p.ftr"
+expect 2 "option '--dot' needs a file name, not '-q'" report --dot -q "$T/p.ftr"
+expect 2 "option '-o' needs a file name, not '--json'" report -o --json "$T/p.ftr"
+expect 2 "option '-o' needs a file name, not '-q'" import -o -q "$FX"
+expect 2 "option '-o' needs a file name, not '--pid'" profile -o --pid 3 "$T/p.ftr"
+expect 2 "option '-o' needs a file name, not '--json'" compare -o --json "$T/p.ftr" "$T/p.ftr"
+expect 2 "option '-o' needs a file name, not '-d'" record -d 1s -o -d 1s
+expect 2 "option '-o' needs a file name, not '--pre'" watch -d 1s -o --pre 1s
+expect 2 "option '--mangohud' needs a file name, not '-q'" watch -d 1s -o "$T/w" --mangohud -q
+exit $fails
+) || fails=$((fails + $?))
+for f in "$T"/-*; do
+	[ -e "$f" ] && fail "a file named after an option was written: $f"
+done
 
 # MangoHud logs: import, frames in the report; missing columns: file:line
 cat >"$T/mh.csv" <<'CSV'

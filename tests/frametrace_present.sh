@@ -41,18 +41,8 @@ trap cleanup EXIT
 # a reader that stops reading (| head) still gets the cleanup
 trap 'exit 141' PIPE
 
-# a display of our own (bounded: a test killed before its cleanup leaves
-# no X server for long)
-timeout 300 Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3>"$T/display" \
-	>"$T/xvfb.log" 2>&1 &
-XPID=$!
-i=0
-while [ ! -s "$T/display" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/display" ] || skip "Xvfb did not start: $(tail -1 "$T/xvfb.log")"
-DISPLAY=:$(head -1 "$T/display")
-export DISPLAY
-timeout 2 glxgears >/dev/null 2>"$T/gg.err"
-[ $? -eq 124 ] || skip "glxgears does not run on Xvfb here: $(tail -1 "$T/gg.err")"
+# a display of our own
+glxgears_display
 
 # perf's own uprobe, in a group of this test's (removed at exit)
 perf probe -q -f -x "$GLX" -a "$G:glXSwapBuffers=glXSwapBuffers" >"$T/probe.err" 2>&1 ||
@@ -61,7 +51,7 @@ perf record -q -k mono -a -m 16M -e "$G:glXSwapBuffers*" -e sched:sched_switch \
 	-o "$T/perf.data" >"$T/perf.out" 2>&1 &
 PPID_=$!
 sleep 1
-"$FT" record -q -d 3s --present auto -o "$T/r.ftr" -- glxgears \
+"$FT" record -d 3s --present auto -o "$T/r.ftr" -- glxgears \
 	>"$T/rec.out" 2>"$T/rec.err" || fail "record --present auto: $(cat "$T/rec.err")"
 sleep 0.2
 kill -INT "$PPID_"
@@ -103,6 +93,11 @@ rn=$($JG "$T/r.json" frames.count) rp50=$($JG "$T/r.json" frames.frametime_ms.p5
 pn=$($JG "$T/p.json" frames.count) pp50=$($JG "$T/p.json" frames.frametime_ms.p50)
 rsrc=$($JG "$T/r.json" frames.source)
 echo "record: $rn frames, p50 $rp50 ms ($rsrc); perf: $pn frames, p50 $pp50 ms"
+# record's summary counts frames as the reader makes them (N presents of
+# a thread are N - 1 frames); it once said "0 frames" beside the calls
+cat "$T/rec.err"
+sn=$(sed -n 's/.* \([0-9][0-9]*\) frames (present calls).*/\1/p' "$T/rec.err")
+[ "${sn:-x}" = "$rn" ] || fail "record's summary says '${sn:-no}' frames, the report $rn"
 case $rsrc in "present calls (glXSwapBuffers) of glxgears:"*) ;;
 *) fail "frames of the recording come from '$rsrc'" ;; esac
 [ "${rn:-0}" -gt 100 ] || fail "only ${rn:-0} frames recorded"
@@ -121,6 +116,29 @@ echo "$rn $pn $rp50 $pp50 $plost" | awk '{
 cat "$T/w/captures.log"
 grep -q "^capture 1: frame .* of glxgears [0-9]* (glXSwapBuffers)" "$T/w/captures.log" ||
 	fail "no capture triggered by a glXSwapBuffers frame"
+c1=$(grep "^capture 1:" "$T/w/captures.log")
+# the first frame fires it: there is no median yet (it said "median
+# 0.00 ms"), and a window reaching before the watch began is a young
+# watch, not a ring to enlarge
+case $c1 in *"(no median yet)"*) ;; *) fail "capture 1 does not say there is no median yet" ;; esac
+case $c1 in *"raise --ring-slots"*) fail "capture 1 blames the ring size: $c1" ;; esac
+case $c1 in *"the watch had run only "*) ;; *) fail "capture 1 does not say the watch was young" ;; esac
+# every frame is over 0.01 ms: the frames of the --post window are merged
+# into the capture, and the worst of them is named when it is not the
+# trigger's
+case $c1 in *" more triggers merged"*) ;; *) fail "capture 1 names no merged triggers" ;; esac
+echo "$c1" | awk '{
+	t = $0; sub(/^capture 1: frame /, "", t); sub(/ ms.*/, "", t)
+	if (match($0, /the worst frame [0-9.]+ ms/)) {
+		w = substr($0, RSTART + 16, RLENGTH - 19)
+		if (w + 0 <= t + 0) { print "FAIL: worst merged frame " w " ms <= the trigger'"'"'s " t " ms"; exit 1 }
+	} }' || fails=$((fails + 1))
+# a capture's report explains the frame its line names first
+"$FT" report "$T/w/capture-001.ftr" 2>/dev/null | grep -q "\[the capture's trigger\]" ||
+	fail "capture 1's report does not explain its trigger's frame"
+# the running median at the trigger is the captures' baseline
+"$FT" info "$T/w/capture-002.ftr" 2>/dev/null | grep -q "^meta trigger_median_ns=[1-9]" ||
+	fail "capture 2 keeps no trigger_median_ns"
 n=$("$FT" info "$T/w/capture-001.ftr" 2>/dev/null | awk '/^  present / { print $2 }')
 [ "${n:-0}" -gt 10 ] || fail "capture 1 holds ${n:-0} present calls"
 pgrep -x glxgears >/dev/null && fail "glxgears left running by watch"

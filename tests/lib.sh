@@ -35,6 +35,25 @@ trap at_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# glxgears_display: an Xvfb of the test's own with DISPLAY exported, its
+# pid in XPID for the test's cleanup to kill (bounded by a timeout: a test
+# killed before its cleanup leaves no X server for long); skips (77) when
+# it does not start or glxgears (Mesa's software renderer) does not run on
+# it.
+glxgears_display() {
+	timeout 300 Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp \
+		3>"$T/display" >"$T/xvfb.log" 2>&1 &
+	# shellcheck disable=SC2034 # the test's cleanup kills it
+	XPID=$!
+	i=0
+	while [ ! -s "$T/display" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$T/display" ] || skip "Xvfb did not start: $(tail -1 "$T/xvfb.log")"
+	DISPLAY=:$(head -1 "$T/display")
+	export DISPLAY
+	timeout 2 glxgears >/dev/null 2>"$T/gg.err"
+	[ $? -eq 124 ] || skip "glxgears does not run on Xvfb here: $(tail -1 "$T/gg.err")"
+}
+
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 pass() { echo "ok: $*"; }
 skip() { echo "skip: $*"; exit 77; }

@@ -18,6 +18,7 @@
 
 #include "explain.h"
 #include "import.h"
+#include "marker.h"
 #include "finish.h"
 #include "model.h"
 #include "report.h"
@@ -198,6 +199,208 @@ static void explain_delay_before_chain(void **state)
 	ft_trace_free(&t);
 }
 
+/*
+ * A game thread (70) fans out to two symmetric workers: one rasterises
+ * (10 ms; 14 ms in the slow frame), then wakes the other, which hands the
+ * frame back after 5 us. Every frame the raster worker is w0, except the
+ * slow frame's, where w1 rasterises and w0 hands off: compared with its
+ * own link in the median chain (the 5 us hand-off) w1's run looked 14 ms
+ * slow in a frame 4 ms slow. names: the workers' names.
+ */
+static void build_pool(struct ft_trace *t, const char *w0, const char *w1)
+{
+	ft_trace_init(t);
+	t->ncpus = 1;
+	ft_task_set(t, 70, 70, "game");
+	ft_task_set(t, 71, 70, w0);
+	ft_task_set(t, 72, 70, w1);
+	for (int i = 0; i < 20; i++) {
+		uint64_t b = T0 + (uint64_t)i * 50 * MS;
+		uint64_t rast = i == 10 ? 14 * MS : 10 * MS;
+		uint32_t r = i == 10 ? 72 : 71, h = i == 10 ? 71 : 72;
+		uint64_t e = b + 2 * MS + 10 * US + rast;
+		struct ft_frame fr = { .start_ns = b + 1 * MS,
+				       .present_ns = e + 30 * US + 500 * US,
+				       .pid = 70, .tid = 70 };
+
+		add(t, ev(b + 1 * MS, FT_EV_WAKING, 0, 70, 0, 0, 0, FT_F_IRQ));
+		sw(t, b + 1 * MS + 10 * US, 0, 0, 70, 0);
+		wake(t, b + 2 * MS, 0, r, 70);
+		sw(t, b + 2 * MS + 10 * US, 0, 70, r, 1);
+		wake(t, e, 0, h, r);
+		sw(t, e + 10 * US, 0, r, h, 1);
+		wake(t, e + 15 * US, 0, 70, h);
+		sw(t, e + 25 * US, 0, h, 70, 1);
+		sw(t, e + 2 * MS, 0, 70, 0, 1);
+		ft_frame_push(t, &fr);
+	}
+	ft_frames_fix(t);
+	assert_int_equal(ft_trace_finish(t), 0);
+}
+
+/* A pool thread is compared with its role, the pool's longest run in the
+ * median chain: w1's 14 ms raster run is 4 ms over w0's 10 ms there, all
+ * of the frame's excess, and nothing is flagged. */
+static void explain_pool_role(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 52,
+				    .name = "t" };
+	const struct ft_explain *x;
+	char *text = NULL;
+
+	(void)state;
+	build_pool(&t, "llvmpipe-0", "llvmpipe-1");
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	x = &r.ex[0];
+	assert_int_equal(x->frame_excess_ns, (int64_t)(4 * MS));
+	assert_true(x->origin >= 0);
+	assert_int_equal(x->link[x->origin].tid, 72);
+	assert_string_equal(x->origin_what, "run");
+	assert_true(x->origin_pool);
+	assert_int_equal(x->origin_excess_ns, (int64_t)(4 * MS));
+	assert_false(x->origin_exceeds);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "llvmpipe-1:72: ran 14.00 ms here vs 10.00 ms "
+				     "its pool's longest in the median frame's chain "
+				     "(+4.00 ms of the frame's +4.00 ms)"));
+	assert_null(strstr(text, "more than the frame's own excess"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/* The same timeline with threads that are no pool (their names differ):
+ * each is compared with its own link, the raster thread's 14 ms with its
+ * 5 us hand-off, and that origin, over three times the frame's excess, is
+ * flagged. */
+static void explain_origin_exceeds(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .slow_ms = 52,
+				    .name = "t" };
+	const struct ft_explain *x;
+	char *text = NULL;
+
+	(void)state;
+	build_pool(&t, "raster", "handoff");
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_int_equal(r.nex, 1);
+	x = &r.ex[0];
+	assert_int_equal(x->link[x->origin].tid, 72);
+	assert_false(x->origin_pool);
+	assert_true(x->origin_excess_ns > (int64_t)(13 * MS));
+	assert_true(x->origin_exceeds);
+	assert_false(ft_origin_exceeds(188070 * 1000, 188040 * 1000));
+	assert_true(ft_origin_exceeds(30870 * 1000, 684 * 1000));
+	text = report_text(&r);
+	assert_non_null(strstr(text, "ran 14.00 ms here vs 5.0 us in the median "
+				     "frame's chain (+13.99 ms of the frame's "
+				     "+4.00 ms)\n       (more than the frame's own "
+				     "excess: other links were faster"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/*
+ * A watch capture taken during a long disturbance: every frame of its
+ * window is slow (50 ms) against the running median before the trigger
+ * (20 ms, in the capture's metadata). The report takes that median as its
+ * baseline, not the window's own, and explains the trigger's frame (the
+ * 6th, which its header names) first, then the worst.
+ */
+static void capture_baseline(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .explain = 3, .name = "t" };
+	char *text = NULL, at[32];
+
+	(void)state;
+	build_frames(&t);
+	ft_meta_set(&t, "trigger", "frame 50.00 ms = 2.5x the running median");
+	ft_meta_set(&t, "trigger_median_ns", "%llu", 20 * MS);
+	snprintf(at, sizeof(at), "%llu",
+		 (unsigned long long)t.frames[5].present_ns + 300 * US);
+	ft_meta_set(&t, "trigger_frame_ns", "%s", at);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	assert_true(r.trigger_baseline);
+	assert_true(r.median_ms > 19.99 && r.median_ms < 20.01);
+	assert_true(r.fps.ft_p50 > 49.9);
+	assert_int_equal(r.trig_frame, 5);
+	assert_true(r.nslow >= 18);
+	assert_int_equal(r.nex, 3);
+	assert_int_equal(r.ex[0].frame, 5);
+	assert_int_equal(t.frames[r.ex[1].frame].frametime_ns, 65 * MS);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "baseline: 20.00 ms, the running median before "
+				     "the capture's trigger"));
+	assert_non_null(strstr(text, "the capture's trigger first, then the worst"));
+	assert_non_null(strstr(text, "(running median before the trigger 20.00 ms) "
+				     "[the capture's trigger]"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
+/*
+ * A task (90) that wakes others on CPU 0 but is never switched in or out
+ * by a record (on a real machine: threads present before the recording
+ * whose switch-outs it never saw; in a perf recording of one command,
+ * every other task). The repair puts it on the CPU around its events and
+ * takes it off again, state unknown: counted as it was, that made
+ * preemptions, and a wake-up latency of 1.1 s between its two events.
+ * It is marked instead; the tasks with records keep their figures.
+ */
+static void switch_outs_unseen(void **state)
+{
+	struct ft_trace t;
+	struct ft_report r;
+	struct ft_report_opts o = { .top = 10, .name = "t" };
+	const struct ft_tstat *s, *g;
+	char *text = NULL;
+
+	(void)state;
+	ft_trace_init(&t);
+	t.ncpus = 1;
+	ft_task_set(&t, 50, 50, "game");
+	ft_task_set(&t, 51, 50, "render");
+	ft_task_set(&t, 52, 50, "present");
+	ft_task_set(&t, 90, 1, "init-thread");
+	sw(&t, T0, 0, 0, 50, 1);
+	wake(&t, T0 + 100 * MS, 0, 52, 90);
+	sw(&t, T0 + 200 * MS, 0, 50, 52, 1);
+	wake(&t, T0 + 250 * MS, 0, 50, 52);
+	sw(&t, T0 + 300 * MS, 0, 52, 50, 1);
+	wake(&t, T0 + 1300 * MS, 0, 51, 90);
+	sw(&t, T0 + 1400 * MS, 0, 50, 51, 0);
+	sw(&t, T0 + 1500 * MS, 0, 51, 50, 1);
+	assert_int_equal(ft_trace_finish(&t), 0);
+	assert_true(t.inconsistent > 0);
+	assert_int_equal(ft_report_build(&r, &t, &o), 0);
+	s = ft_model_task(&r.m, 90);
+	assert_non_null(s);
+	assert_true(s->switches >= 2);
+	assert_int_equal(s->switchouts_recorded, 0);
+	assert_true(s->switchouts_unseen);
+	assert_int_equal(s->preempted, 0);
+	assert_null(s->wlat);
+	g = ft_model_task(&r.m, 50);
+	assert_false(g->switchouts_unseen);
+	assert_true(g->preempted >= 1);
+	assert_non_null(g->wlat);
+	text = report_text(&r);
+	assert_non_null(strstr(text, "switch-outs not seen"));
+	assert_null(strstr(text, "1100000"));
+	free(text);
+	ft_report_free(&r);
+	ft_trace_free(&t);
+}
+
 /* A /proc/stat with the given steal ticks for CPUs 0-2. */
 /*
  * Wake-ups from interrupts. A recording whose interrupt depth got stuck
@@ -373,6 +576,10 @@ int main(void)
 		cmocka_unit_test(explain_lock_wait_not_origin),
 		cmocka_unit_test(explain_idle_wait),
 		cmocka_unit_test(explain_delay_before_chain),
+		cmocka_unit_test(explain_pool_role),
+		cmocka_unit_test(explain_origin_exceeds),
+		cmocka_unit_test(capture_baseline),
+		cmocka_unit_test(switch_outs_unseen),
 		cmocka_unit_test(host_steal_window),
 		cmocka_unit_test(interrupt_wakeups),
 	};

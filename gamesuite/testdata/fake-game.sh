@@ -8,7 +8,9 @@
 #
 #   fake-game.sh [MODE [SLOW_SCHED]]
 #
-#   ok       2000 frames near 16.7 ms with a 33 ms frame every 100; frames
+#   ok       frames near 16.7 ms with a 33 ms frame every 20, for the
+#            log_duration MANGOHUD_CONFIG gives (as MangoHud logs: the
+#            whole span gamesuite asks for), else 2000 of them; frames
 #            are 2 ms slower when GAMESUITE_SCHED is SLOW_SCHED, and vary a
 #            little with GAMESUITE_RUN so runs are not all ties
 #   sampled  rows every 500 ms (log_interval=500): no lows can be computed
@@ -30,16 +32,19 @@ nolog) exit 0 ;;
 sleep) exec sleep 600 ;;
 esac
 
-awk -v slow="$slow" -v run="$run" -v mode="$mode" 'BEGIN {
+# log_duration=N of MANGOHUD_CONFIG, in seconds; 0 when absent
+dur=$(printf '%s\n' "${MANGOHUD_CONFIG:-}" | tr ',' '\n' | sed -n 's/^log_duration=\([0-9]*\)$/\1/p')
+
+awk -v slow="$slow" -v run="$run" -v mode="$mode" -v dur="${dur:-0}" 'BEGIN {
 	print "os,cpu,gpu,ram,kernel,driver,cpuscheduler"
 	print "Linux,fake cpu,fake gpu,16GB,6.18,fake,performance"
 	print "fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp," \
 	      "gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used," \
 	      "swap_used,process_rss,cpu_mhz,elapsed"
 	e = 0
-	for (i = 0; i < 2000; i++) {
+	for (i = 0; dur > 0 && mode != "sampled" ? e < dur * 1e9 : i < 2000; i++) {
 		ft = 16.6 + (i % 7) * 0.1 + (run % 5) * 0.013 + slow
-		if (i % 100 == 50)
+		if (i % 20 == 10)
 			ft = 33.3 + slow
 		if (mode == "sampled") {
 			e += 500e6
