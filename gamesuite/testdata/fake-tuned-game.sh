@@ -5,7 +5,7 @@
 # lavd was started with (fake-lavd.sh wrote its path to DIR/profile), so
 # `gamesuite tune` has an optimum to find: frames are 16.6 ms plus
 # |slice-scale - 100| / 50 ms, plus 1 ms unless lat-cri-boost is 128 (no
-# profile: slice-scale 100, lat-cri-boost 0); one frame in 100 is twice as
+# profile: slice-scale 100, lat-cri-boost 0); one frame in 20 is twice as
 # long, and runs vary a little with GAMESUITE_RUN. It writes the MangoHud
 # CSV log a game leaves in GAMESUITE_LOG_DIR, as fake-game.sh does.
 #
@@ -29,7 +29,7 @@ awk -v scale="${scale:-100}" -v boost="${boost:-0}" -v run="${GAMESUITE_RUN:-0}"
 	e = 0
 	for (i = 0; i < 2000; i++) {
 		ft = 16.6 + pen + (i % 7) * 0.1 + (run % 5) * 0.013
-		if (i % 100 == 50)
+		if (i % 20 == 10)
 			ft = 2 * ft
 		e += ft * 1e6
 		printf "%.3f,%.3f,0,0,0,0,0,0,0,0,0,0,0,0,0,%.0f\n", 1000 / ft, ft, e
