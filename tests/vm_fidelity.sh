@@ -45,8 +45,8 @@ expect_exit 2 "--rounds needs a positive number, got '0'" vm/fidelity.sh --round
 expect_exit 2 "--tolerance needs a whole percentage, got 'x'" vm/fidelity.sh --tolerance x
 expect_exit 2 "unknown option --frob" vm/fidelity.sh --frob
 expect_exit 2 "vm/fidelity.sh: --host-cpus 999: taskset" vm/fidelity.sh --host-cpus 999
-expect_exit 2 "vm/limit.sh: --calibration: expected auto, host or loops per us, got 'x'" vm/limit.sh --calibration x
-expect_exit 2 "vm/ablation.sh: --calibration: expected auto, host or loops per us" vm/ablation.sh --calibration 1x
+expect_exit 2 "vm/limit.sh: --calibration: expected auto, host, mode or loops per us, got 'x'" vm/limit.sh --calibration x
+expect_exit 2 "vm/ablation.sh: --calibration: expected auto, host, mode or loops per us" vm/ablation.sh --calibration 1x
 if [ -x "$B/static/framebench" ] && [ -x "$B/framebench" ]; then
 	expect_exit 2 "--profiles: framebench knows no profile 'nosuch'" vm/fidelity.sh --profiles nosuch --out "$T/o"
 	expect_exit 2 "--dilate 7: framebench: option --dilate: proton's 60 FPS divided by 7" \

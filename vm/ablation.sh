@@ -13,7 +13,7 @@
 #
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
 #                  [--profile NAME] [--bg PATTERN|none] [--fb-args "ARGS"]
-#                  [--calibration R|auto|host] [--bpf-stats]
+#                  [--calibration R|auto|host|mode] [--bpf-stats]
 #                  [--tcg single|multi|auto]
 #                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
 #                  [--program PATH]...
@@ -22,13 +22,14 @@
 # guest: lavd, or another static build passed with --program).
 # Defaults: default, lavd, lavd:--no-preemption, lavd:--no-futex-boost,
 # lavd:--no-slice-boost, lavd:--no-wake-sync; 5 rounds of 10s; proton;
-# hogs:2; auto (one framebench work rate for all runs, measured at the
+# hogs:2; --calibration mode (vm/calib.sh: the host's rate under
+# thread=multi, else the guest's own, measured at the
 # start); --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
-reps=5 dur=10s profile=proton bg=hogs:2 calib=auto fbargs="" tcg=${VM_TCG:-auto} smp=2 maxload=0.5 shape=""
+reps=5 dur=10s profile=proton bg=hogs:2 calib=mode fbargs="" tcg=${VM_TCG:-auto} smp=2 maxload=0.5 shape=""
 out=$B/vm/ablation extra="" bpfstats=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -46,13 +47,13 @@ while [ $# -gt 0 ]; do
 	--max-host-load) maxload=$2; shift 2 ;;
 	--program) extra="$extra --program $2"; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/ablation.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 # --calibration host: the host's own rate, so boots run the same work
 . vm/calib.sh
-calib=$(vm_resolve_calib "$calib" "$B" vm/ablation.sh) || exit 2
+calib=$(vm_resolve_calib "$calib" "$B" vm/ablation.sh "$tcg" "$smp") || exit 2
 case $reps in ''|*[!0-9]*|0) echo "vm/ablation.sh: --reps needs a positive number" >&2; exit 2 ;; esac
 case $configs in *' '*) echo "vm/ablation.sh: --configs: use ':' between a program and its arguments, ',' between configurations" >&2; exit 2 ;; esac
 [ -x "$B/static/framebench" ] || { echo "vm/ablation.sh: $B/static/framebench missing: run make static" >&2; exit 1; }

@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--dilate) dilate=$2; shift 2 ;;
 	--no-slice-scale) slicescale=0; shift ;;
 	--host-cpus) hostcpus=$2; shift 2 ;;
-	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/fidelity.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done

@@ -16,7 +16,7 @@
 #
 #   vm/limit.sh [--profiles P1,P2,...] [--scheds S1,S2,...] [--reps N]
 #               [--duration D] [--bg PATTERN] [--no-rt]
-#               [--calibration R|auto|host] [--tcg single|multi|auto] [--smp SPEC]
+#               [--calibration R|auto|host|mode] [--tcg single|multi|auto] [--smp SPEC]
 #               [--max-host-load CPUS] [--program PATH]... [--out DIR]
 # Schedulers: "default", "default:FBARG..." (the kernel's scheduler with
 # framebench options on the game's threads, e.g. default:--nice:-5,
@@ -28,12 +28,12 @@
 # kernel's config is in the guest's /boot for loaders that read it
 # (vm/run.sh).
 # Defaults: proton,unreal,esports,strategy; default,lavd (+ programs);
-# 6 rounds of 10s; hogs:2; auto; --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
+# 6 rounds of 10s; hogs:2; --calibration mode (vm/calib.sh); --tcg auto (vm/mode.sh); -smp 2; 0.5 CPUs.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy scheds=default,lavd reps=6 dur=10s bg=hogs:2 rt=1
-calib=auto tcg=${VM_TCG:-auto} smp=2 maxload=0.5 out="" programs=""
+calib=mode tcg=${VM_TCG:-auto} smp=2 maxload=0.5 out="" programs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profiles) profiles=$2; shift 2 ;;
@@ -48,13 +48,13 @@ while [ $# -gt 0 ]; do
 	--max-host-load) maxload=$2; shift 2 ;;
 	--program) programs="$programs $2"; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/limit.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 # --calibration host: the host's own rate, so boots run the same work
 . vm/calib.sh
-calib=$(vm_resolve_calib "$calib" "$B" vm/limit.sh) || exit 2
+calib=$(vm_resolve_calib "$calib" "$B" vm/limit.sh "$tcg" "$smp") || exit 2
 case $reps in ''|*[!0-9]*|0) echo "vm/limit.sh: --reps needs a positive number" >&2; exit 2 ;; esac
 case $profiles$scheds in *' '*) echo "vm/limit.sh: --profiles/--scheds: ',' between names, ':' between a program and its arguments" >&2; exit 2 ;; esac
 [ "$bg" = none ] && { echo "vm/limit.sh: --bg none leaves nothing to compare (the limit ratio needs a background)" >&2; exit 2; }

@@ -24,20 +24,21 @@
 #   vm/profiles.sh [--phases load,compare,isolation,tune,cost] [--reps N]
 #                  [--duration D] [--bg PATTERN] [--cands C1,C2,...]
 #                  [--targets T1,T2,...] [--iso A:B:CAND]
-#                  [--exec-rate N] [--cost-secs S] [--calibration R|auto|host]
+#                  [--exec-rate N] [--cost-secs S] [--calibration R|auto|host|mode]
 #                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-rounds N]
 #                  [--tune-final N] [--tcg single|multi|auto] [--smp N] [--out DIR]
 # Defaults: all phases; 6 rounds of 10s; hogs:2; the five game profiles
 # (shipped and candidates) and the five framebench profiles of the same
 # names; unreal:strategy:unreal; tune unreal over lat-cri-boost=0,128,512,
-# 1 first-stage round, 6 final rounds; 100 starts/s for 10 s; -smp 2.
+# 1 first-stage round, 6 final rounds; 100 starts/s for 10 s;
+# --calibration mode (vm/calib.sh); -smp 2.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 phases=load,compare,isolation,tune,cost reps=6 dur=10s bg=hogs:2
 tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunerounds=1 tunefinal=6
 cands=unreal,unity,proton,esports,strategy targets=unreal,unity,proton,esports,strategy
-iso=unreal:strategy:unreal rate=100 costsecs=10 calib=auto tcg=${VM_TCG:-auto} smp=2
+iso=unreal:strategy:unreal rate=100 costsecs=10 calib=mode tcg=${VM_TCG:-auto} smp=2
 out=$B/vm/profiles
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -58,13 +59,13 @@ while [ $# -gt 0 ]; do
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/profiles.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 # --calibration host: the host's own rate, so boots run the same work
 . vm/calib.sh
-calib=$(vm_resolve_calib "$calib" "$B" vm/profiles.sh) || exit 2
+calib=$(vm_resolve_calib "$calib" "$B" vm/profiles.sh "$tcg" "$smp") || exit 2
 for n in "$reps" "$rate" "$costsecs" "$tunerounds"; do
 	case $n in ''|*[!0-9]*|0) echo "vm/profiles.sh: --reps, --exec-rate, --cost-secs and --tune-rounds take positive numbers" >&2; exit 2 ;; esac
 done
