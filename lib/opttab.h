@@ -20,6 +20,7 @@ enum gs_opt_type {
 	GS_OPT_NUMBER,	/* a decimal number in [min, max], into a double */
 	GS_OPT_STRING,	/* kept as given (a path) */
 	GS_OPT_SPECIAL,	/* the program handles it, by id */
+	GS_OPT_HELP,	/* gs_opt_parse prints --help and exits 0 */
 };
 
 struct gs_opt {
@@ -47,7 +48,7 @@ struct gs_opt_table {
 /* getopt_long returns GS_OPT_LONG + i for opt[i] given by its long name */
 #define GS_OPT_LONG 256
 
-/* getopt_long's tables: longopts has n + 1 entries, shortopts n + 2. */
+/* getopt_long's tables: longopts has n + 1 entries, shortopts 2n + 2. */
 void gs_opt_getopt(const struct gs_opt_table *t, struct option *longopts,
 		   char *shortopts);
 /* The option getopt_long's code c stands for, or NULL. */
@@ -56,6 +57,16 @@ void gs_opt_usage(const struct gs_opt_table *t, FILE *f);
 /* The value of a typed option into the struct at base (bad values exit
  * with a message); false for GS_OPT_SPECIAL, which is the caller's. */
 bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg);
+/* The program's handling of a GS_OPT_SPECIAL option: arg is its value
+ * (NULL if it takes none), base the options struct. */
+typedef void gs_opt_special_fn(const struct gs_opt *o, const char *arg,
+			       void *base);
+/* Parses argv's options (getopt_long, opterr off) into base: typed ones
+ * are stored, GS_OPT_SPECIAL ones go to special, GS_OPT_HELP prints the
+ * help and exits 0, bad ones exit 2 naming the option. Returns optind,
+ * where the operands start. */
+int gs_opt_parse(const struct gs_opt_table *t, void *base, int argc,
+		 char **argv, gs_opt_special_fn *special);
 /* Whether name is one of the table's long names. */
 bool gs_opt_is(const struct gs_opt_table *t, const char *name);
 
