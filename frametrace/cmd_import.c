@@ -26,7 +26,7 @@ enum { ID_OUTPUT = 1, ID_FORMAT, ID_FRAME_EVENT };
 #define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
 
 static const struct gs_opt specs[] = {
-	{ "output", 'o', "FILE", SPECIAL(ID_OUTPUT),
+	{ "output", 'o', "FILE", SPECIAL(ID_OUTPUT), .field = FIELD(out),
 	  .help = "the trace file to write" },
 	/* detected from the content without it */
 	{ "format", 'f', "FMT", SPECIAL(ID_FORMAT),
@@ -60,7 +60,7 @@ static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 
 	switch (s->id) {
 	case ID_OUTPUT:
-		o->out = ft_opt_path("-o", arg);
+		ft_opt_path_field(s, arg, base);
 		break;
 	case ID_FORMAT:
 		if (!strcmp(arg, "perf"))
