@@ -36,6 +36,7 @@ help_has import '^  -q, --quiet  *no summary line'
 help_has export '^  --max-flows N  *--json: at most N wake-up flow arrows (default 50000)$'
 help_has profile '^  -h, --help  *this help$'
 help_has compare '^  --pid-b PID  *the game.s process in B'
+help_has report '^  --top N  *rows per table (default 15)$'
 # getopt's complaints, worded as in every program of the project; watch
 # gets -o in $T so that a check that stopped failing (watch would start as
 # root) writes nothing into the working directory
