@@ -91,6 +91,10 @@ bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg)
 						o->max >= 0x1p64 ? UINT64_MAX :
 						(uint64_t)o->max);
 		return true;
+	case GS_OPT_INT:
+		*(int *)field = (int)gs_opt_u64(name, arg, (uint64_t)o->min,
+						(uint64_t)o->max);
+		return true;
 	case GS_OPT_NUMBER:
 		*(double *)field = gs_opt_double(name, arg, o->min, o->max);
 		return true;

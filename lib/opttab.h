@@ -20,6 +20,7 @@
 enum gs_opt_type {
 	GS_OPT_SET,	/* no value: sets a bool */
 	GS_OPT_U64,	/* an integer in [min, max], into a uint64_t */
+	GS_OPT_INT,	/* an integer in [min, max], into an int */
 	GS_OPT_NUMBER,	/* a decimal number in [min, max], into a double */
 	GS_OPT_STRING,	/* kept as given (a path) */
 	GS_OPT_SPECIAL,	/* the program handles it, by id */
