@@ -4,10 +4,9 @@
  * the field it sets and its help lines, from which getopt_long's tables
  * and the help text are both made, so they cannot disagree. Parsers on
  * it: lavd (lavd/options.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c,
- * gamesuite tune (gamesuite/tune.c) and frametrace's import, export,
- * report, profile and compare commands. Not yet: gamesuite run and check
- * (main.c, whose options tune repeats), framebench (cli.c) and frametrace
- * record and watch (recopts.c).
+ * gamesuite (main.c, tune.c) and frametrace's import, export, report,
+ * profile and compare commands. Not yet: framebench (cli.c) and
+ * frametrace record and watch (recopts.c).
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H
