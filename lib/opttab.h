@@ -3,10 +3,11 @@
  * An option table that is also --help: each option's name, value, range,
  * the field it sets and its help lines, from which getopt_long's tables
  * and the help text are both made, so they cannot disagree. Parsers on
- * it: lavd (lavd/options.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c,
- * gamesuite (main.c, tune.c) and frametrace's import, export, report,
- * profile and compare commands. Not yet: framebench (cli.c) and
- * frametrace record and watch (recopts.c).
+ * it: lavd (lavd/options.c), framebench (cli.c), gamesuite (main.c,
+ * tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and frametrace's
+ * import, export, report, profile and compare commands. Not yet:
+ * frametrace record and watch (their shared options, recopts.h, stop at
+ * the first operand and count -v, which the table does not do).
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H
