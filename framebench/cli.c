@@ -1,97 +1,100 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bg.h"
 #include "disturb.h"
+#include "opttab.h"
 #include "util.h"
+
+enum {
+	OPT_DURATION = 1, OPT_WARMUP, OPT_FPS, OPT_WORKERS, OPT_BG, OPT_BG_NICE,
+	OPT_RT, OPT_NICE, OPT_SLICE_US, OPT_DILATE, OPT_DISTURB, OPT_VERSION,
+};
+
+#define FIELD(f) offsetof(struct fb_config, f)
+#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
+
+static const struct gs_opt specs[] = {
+	{ "profile", 'p', "NAME|PATH", GS_OPT_STRING, FIELD(profile_arg),
+	  .help = "workload profile: proton (default), unreal,\n"
+		  "esports, strategy, or a .profile file" },
+	{ "duration", 'd', "D", SPECIAL(OPT_DURATION),
+	  .help = "measured time (default 10s; 500ms, 10s, 2m, 1h)" },
+	{ "warmup", 'w', "D", SPECIAL(OPT_WARMUP),
+	  .help = "unmeasured time before it (default 1s)" },
+	{ "seed", 's', "N", GS_OPT_U64, FIELD(seed), 0, (double)UINT64_MAX,
+	  .help = "seed of every random amount of work (default 1)" },
+	{ "fps", 0, "N", SPECIAL(OPT_FPS),
+	  .help = "target FPS, 0 = uncapped (default: the profile's)" },
+	{ "workers", 0, "N", SPECIAL(OPT_WORKERS),
+	  .help = "job-system workers (default: the profile's)" },
+	{ "calibration", 0, "R", GS_OPT_NUMBER, FIELD(calibration), 1, 1e6,
+	  .help = "work-loop rate in loops/us instead of measuring\n"
+		  "it (the rate a previous run reported), so that\n"
+		  "runs compared with each other do the same work" },
+	{ "bg", 0, "PATTERN[:N]", SPECIAL(OPT_BG),
+	  .help = "background load, repeatable: hogs[:threads],\n"
+		  "compile[:jobs] (short-lived processes),\n"
+		  "browser[:threads] (periodic bursts)" },
+	{ "bg-nice", 0, "N", SPECIAL(OPT_BG_NICE),
+	  .help = "nice value of the background load (default 0)" },
+	{ "rt", 0, NULL, SPECIAL(OPT_RT),
+	  .help = "game threads SCHED_FIFO (root or CAP_SYS_NICE)" },
+	{ "nice", 0, "N", SPECIAL(OPT_NICE),
+	  .help = "game threads at nice N, as GameMode's renice\n"
+		  "(-20..19; below 0 needs root or CAP_SYS_NICE)" },
+	{ "slice-us", 0, "N", SPECIAL(OPT_SLICE_US),
+	  .help = "game threads ask EEVDF for an N us slice\n"
+		  "(sched_setattr sched_runtime, Linux 6.12+;\n"
+		  "100..100000)" },
+	{ "dilate", 0, "K", SPECIAL(OPT_DILATE),
+	  .help = "time dilation: every work amount, period and\n"
+		  "the frame interval K times longer, durations\n"
+		  "too; frame times reported divided by K (for\n"
+		  "emulators: docs/vm.md; K in [1, 10])" },
+	{ "json", 0, "FILE", GS_OPT_STRING, FIELD(json_path),
+	  .help = "every figure and the configuration as JSON" },
+	{ "csv", 0, "FILE", GS_OPT_STRING, FIELD(csv_path),
+	  .help = "one row per frame in MangoHud's log layout" },
+	{ "trace-markers", 0, NULL, GS_OPT_SET, FIELD(trace_markers),
+	  .help = "frame markers to tracefs trace_marker (atrace)" },
+	{ "no-feed", 0, NULL, GS_OPT_SET, FIELD(no_feed),
+	  .help = "no shared-memory frame feed (/dev/shm/framebench.PID)" },
+	{ "disturb", 0, "PERIOD[:LEN[:THREADS]]", SPECIAL(OPT_DISTURB),
+	  .help = "once per PERIOD, at a seeded moment, THREADS\n"
+		  "high-priority hogs for LEN (default 200ms)" },
+	{ "dump-plan", 0, NULL, GS_OPT_SET, FIELD(dump_plan),
+	  .help = "print the deterministic work plan and exit" },
+	{ "self-test", 0, NULL, GS_OPT_SET, FIELD(self_test),
+	  .help = "measure the benchmark's own overhead and exit" },
+	{ "list-profiles", 0, NULL, GS_OPT_SET, FIELD(list_profiles),
+	  .help = "list the shipped profiles and exit" },
+	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
+	  .help = "one summary line, no progress" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this text" },
+	{ "version", 0, NULL, SPECIAL(OPT_VERSION), .help = "the version" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+"usage: framebench [OPTION]...\n"
+"A reproducible gaming-workload scheduler benchmark: frames made of task\n"
+"chains that wake each other, scored as average FPS and 1 % / 0.1 % lows.\n"
+"\n",
+"\n"
+"Exit status: 0 success (also after SIGINT/SIGTERM with a partial report),\n"
+"1 the run failed, 2 bad option or profile.\n",
+	NULL, 27,
+};
 
 void fb_usage(FILE *f)
 {
-	fprintf(f,
-"usage: framebench [OPTION]...\n"
-"A reproducible gaming-workload scheduler benchmark: frames made of task\n"
-"chains that wake each other, scored as average FPS and 1 %% / 0.1 %% lows.\n"
-"\n"
-"  -p, --profile NAME|PATH  workload profile: proton (default), unreal,\n"
-"                           esports, strategy, or a .profile file\n"
-"  -d, --duration D         measured time (default 10s; 500ms, 10s, 2m, 1h)\n"
-"  -w, --warmup D           unmeasured time before it (default 1s)\n"
-"  -s, --seed N             seed of every random amount of work (default 1)\n"
-"      --fps N              target FPS, 0 = uncapped (default: the profile's)\n"
-"      --workers N          job-system workers (default: the profile's)\n"
-"      --calibration R      work-loop rate in loops/us instead of measuring\n"
-"                           it (the rate a previous run reported), so that\n"
-"                           runs compared with each other do the same work\n"
-"      --bg PATTERN[:N]     background load, repeatable: hogs[:threads],\n"
-"                           compile[:jobs] (short-lived processes),\n"
-"                           browser[:threads] (periodic bursts)\n"
-"      --bg-nice N          nice value of the background load (default 0)\n"
-"      --rt                 game threads SCHED_FIFO (root or CAP_SYS_NICE)\n"
-"      --nice N             game threads at nice N, as GameMode's renice\n"
-"                           (-20..19; below 0 needs root or CAP_SYS_NICE)\n"
-"      --slice-us N         game threads ask EEVDF for an N us slice\n"
-"                           (sched_setattr sched_runtime, Linux 6.12+;\n"
-"                           100..100000)\n"
-"      --dilate K           time dilation: every work amount, period and\n"
-"                           the frame interval K times longer, durations\n"
-"                           too; frame times reported divided by K (for\n"
-"                           emulators: docs/vm.md; K in [1, 10])\n"
-"      --json FILE          every figure and the configuration as JSON\n"
-"      --csv FILE           one row per frame in MangoHud's log layout\n"
-"      --trace-markers      frame markers to tracefs trace_marker (atrace)\n"
-"      --no-feed            no shared-memory frame feed (/dev/shm/framebench.PID)\n"
-"      --disturb PERIOD[:LEN[:THREADS]]\n"
-"                           once per PERIOD, at a seeded moment, THREADS\n"
-"                           high-priority hogs for LEN (default 200ms)\n"
-"      --dump-plan          print the deterministic work plan and exit\n"
-"      --self-test          measure the benchmark's own overhead and exit\n"
-"      --list-profiles      list the shipped profiles and exit\n"
-"  -q, --quiet              one summary line, no progress\n"
-"  -h, --help               this text\n"
-"      --version            the version\n"
-"\n"
-"Exit status: 0 success (also after SIGINT/SIGTERM with a partial report),\n"
-"1 the run failed, 2 bad option or profile.\n");
+	gs_opt_usage(&table, f);
 }
-
-enum {
-	OPT_FPS = 256, OPT_WORKERS, OPT_CALIBRATION, OPT_BG, OPT_BG_NICE, OPT_RT, OPT_NICE, OPT_SLICE_US, OPT_DILATE, OPT_JSON,
-	OPT_CSV, OPT_MARKERS, OPT_NO_FEED, OPT_DISTURB, OPT_DUMP, OPT_SELF,
-	OPT_LIST, OPT_VERSION,
-};
-
-static const struct option longopts[] = {
-	{ "profile", required_argument, NULL, 'p' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "fps", required_argument, NULL, OPT_FPS },
-	{ "workers", required_argument, NULL, OPT_WORKERS },
-	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
-	{ "bg", required_argument, NULL, OPT_BG },
-	{ "bg-nice", required_argument, NULL, OPT_BG_NICE },
-	{ "rt", no_argument, NULL, OPT_RT },
-	{ "nice", required_argument, NULL, OPT_NICE },
-	{ "slice-us", required_argument, NULL, OPT_SLICE_US },
-	{ "dilate", required_argument, NULL, OPT_DILATE },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "trace-markers", no_argument, NULL, OPT_MARKERS },
-	{ "no-feed", no_argument, NULL, OPT_NO_FEED },
-	{ "disturb", required_argument, NULL, OPT_DISTURB },
-	{ "dump-plan", no_argument, NULL, OPT_DUMP },
-	{ "self-test", no_argument, NULL, OPT_SELF },
-	{ "list-profiles", no_argument, NULL, OPT_LIST },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* After the options: the profile with the options' overrides, and what
  * only the whole command line can refuse or warn about. */
@@ -123,9 +126,8 @@ static void cli_finish(struct fb_config *cfg)
 }
 
 /* The options of the load beside the game and of the game's own threads
- * (--bg, --bg-nice, --rt, --dilate, --nice, --slice-us, --disturb): true
- * when c is one of them. */
-static bool load_option(int c, const char *arg, struct fb_config *cfg,
+ * (--bg, --bg-nice, --rt, --dilate, --nice, --slice-us, --disturb). */
+static void load_option(int c, const char *arg, struct fb_config *cfg,
 			unsigned ncpus)
 {
 	char err[1024];
@@ -142,26 +144,26 @@ static bool load_option(int c, const char *arg, struct fb_config *cfg,
 			       "(e.g. hogs:2), got '%s'",
 			       arg);
 		cfg->nbg++;
-		return true;
+		break;
 	case OPT_BG_NICE:
 		cfg->bg_nice = (int)gs_opt_i64("--bg-nice", arg, -20, 19);
-		return true;
+		break;
 	case OPT_RT:
 		cfg->game.rt = true;
-		return true;
+		break;
 	case OPT_DILATE:
 		cfg->dilate = gs_opt_double("--dilate", arg, 1,
 					    FB_DILATE_MAX);
-		return true;
+		break;
 	case OPT_NICE:
 		cfg->game.nice = (int)gs_opt_i64("--nice", arg, -20, 19);
 		cfg->game.nice_set = true;
-		return true;
+		break;
 	case OPT_SLICE_US:
 		cfg->game.slice_us = (unsigned)gs_opt_u64(
 			"--slice-us", arg, FB_SLICE_MIN_US,
 			FB_SLICE_MAX_US);
-		return true;
+		break;
 	case OPT_DISTURB:
 		if (fb_disturb_parse(arg, ncpus, &cfg->disturb_period_ns,
 				     &cfg->disturb_len_ns,
@@ -169,91 +171,53 @@ static bool load_option(int c, const char *arg, struct fb_config *cfg,
 				     sizeof(err)))
 			gs_die(EXIT_USAGE, "option --disturb: %s", err);
 		cfg->disturb = true;
-		return true;
+		break;
+	}
+}
+
+/* The GS_OPT_SPECIAL options. */
+static void special(const struct gs_opt *o, const char *arg, void *base)
+{
+	struct fb_config *cfg = base;
+
+	switch (o->id) {
+	case OPT_DURATION:
+		cfg->duration_ns = gs_opt_duration_ns(
+			"--duration", arg, NSEC_PER_SEC,
+			100 * NSEC_PER_MSEC, 24 * 3600 * NSEC_PER_SEC);
+		break;
+	case OPT_WARMUP:
+		cfg->warmup_ns = gs_opt_duration_ns(
+			"--warmup", arg, NSEC_PER_SEC, 0,
+			3600 * NSEC_PER_SEC);
+		break;
+	case OPT_FPS:
+		cfg->fps = (unsigned)gs_opt_u64("--fps", arg, 0, FB_MAX_FPS);
+		cfg->fps_set = true;
+		break;
+	case OPT_WORKERS:
+		cfg->workers = (unsigned)gs_opt_u64("--workers", arg, 1,
+						    FB_MAX_WORKERS);
+		cfg->workers_set = true;
+		break;
+	case OPT_VERSION:
+		printf("framebench %s (gamesched)\n", FB_VERSION);
+		exit(EXIT_OK);
 	default:
-		return false;
+		load_option(o->id, arg, cfg,
+			    (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
 	}
 }
 
 void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)
 {
-	unsigned ncpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
-
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->profile_arg = "proton";
 	cfg->duration_ns = 10 * NSEC_PER_SEC;
 	cfg->dilate = 1;
 	cfg->warmup_ns = NSEC_PER_SEC;
 	cfg->seed = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:d:w:s:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			cfg->profile_arg = optarg;
-			break;
-		case 'd':
-			cfg->duration_ns = gs_opt_duration_ns(
-				"--duration", optarg, NSEC_PER_SEC,
-				100 * NSEC_PER_MSEC, 24 * 3600 * NSEC_PER_SEC);
-			break;
-		case 'w':
-			cfg->warmup_ns = gs_opt_duration_ns(
-				"--warmup", optarg, NSEC_PER_SEC, 0,
-				3600 * NSEC_PER_SEC);
-			break;
-		case 's':
-			cfg->seed = gs_opt_u64("--seed", optarg, 0, UINT64_MAX);
-			break;
-		case OPT_FPS:
-			cfg->fps = (unsigned)gs_opt_u64("--fps", optarg, 0,
-							FB_MAX_FPS);
-			cfg->fps_set = true;
-			break;
-		case OPT_WORKERS:
-			cfg->workers = (unsigned)gs_opt_u64("--workers", optarg, 1,
-							    FB_MAX_WORKERS);
-			cfg->workers_set = true;
-			break;
-		case OPT_CALIBRATION:
-			cfg->calibration = gs_opt_double("--calibration", optarg,
-							 1, 1e6);
-			break;
-		case OPT_JSON:
-			cfg->json_path = optarg;
-			break;
-		case OPT_CSV:
-			cfg->csv_path = optarg;
-			break;
-		case OPT_MARKERS:
-			cfg->trace_markers = true;
-			break;
-		case OPT_NO_FEED:
-			cfg->no_feed = true;
-			break;
-		case OPT_DUMP:
-			cfg->dump_plan = true;
-			break;
-		case OPT_SELF:
-			cfg->self_test = true;
-			break;
-		case OPT_LIST:
-			cfg->list_profiles = true;
-			break;
-		case 'q':
-			cfg->quiet = true;
-			break;
-		case 'h':
-			fb_usage(stdout);
-			exit(EXIT_OK);
-		case OPT_VERSION:
-			printf("framebench %s (gamesched)\n", FB_VERSION);
-			exit(EXIT_OK);
-		default:
-			if (!load_option(c, optarg, cfg, ncpus))
-				gs_die_bad_option(c, argv);
-		}
-	}
+	optind = gs_opt_parse(&table, cfg, argc, argv, special);
 	if (optind < argc)
 		gs_die_extra_argument(argv[optind]);
 	if (!cfg->list_profiles)

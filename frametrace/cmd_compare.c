@@ -8,7 +8,6 @@
  * game's CPU. Text, or --json with the B/A ratios.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "json.h"
 #include "model.h"
 #include "profile_roles.h"
+#include "opttab.h"
 #include "util.h"
 
 struct side {
@@ -358,65 +358,65 @@ static void text(FILE *f, const struct side *x, const struct side *y)
 	free(rb);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: frametrace compare [options] A B\n"
-		"  Two traces side by side (a replay against its original):\n"
-		"  frame times, CPU per frame of each stage, the pool and the\n"
-		"  services, the chain, cross-process wake-ups, each thread's\n"
-		"  share of the game's CPU; ratios are B/A.\n"
-		"  --json             JSON with the ratios under \"ratio\"\n"
-		"  -o, --output OUT   write to OUT instead of stdout\n"
-		"  --pid-a PID, --pid-b PID  the game's process in A, in B\n"
-		"                     (default: the one with the most frames)\n"
-		"Exit status: 0, 1 output failed, 2 bad usage or input.\n");
-}
+struct opts {
+	const char *out;
+	uint64_t pid_a, pid_b;
+	bool json;
+};
+
+#define FIELD(f) offsetof(struct opts, f)
+
+static const struct gs_opt specs[] = {
+	{ "json", 0, NULL, GS_OPT_SET, FIELD(json),
+	  .help = "JSON with the ratios under \"ratio\"" },
+	/* the file name is checked: the only GS_OPT_SPECIAL */
+	{ "output", 'o', "OUT", GS_OPT_SPECIAL, FIELD(out),
+	  .help = "write to OUT instead of stdout" },
+	{ "pid-a", 0, "PID", GS_OPT_U64, FIELD(pid_a), 1, UINT32_MAX,
+	  .help = "the game's process in A (default: the one\n"
+		  "with the most frames)" },
+	{ "pid-b", 0, "PID", GS_OPT_U64, FIELD(pid_b), 1, UINT32_MAX,
+	  .help = "the game's process in B (default: the one\n"
+		  "with the most frames)" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: frametrace compare [options] A B\n"
+	"  Two traces side by side (a replay against its original):\n"
+	"  frame times, CPU per frame of each stage, the pool and the\n"
+	"  services, the chain, cross-process wake-ups, each thread's\n"
+	"  share of the game's CPU; ratios are B/A.\n",
+	"Exit status: 0, 1 output failed, 2 bad usage or input.\n",
+	NULL, 21,
+};
 
 int ft_cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid-a", required_argument, NULL, 'A' },
-		{ "pid-b", required_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *outp = NULL;
-	uint32_t pa = 0, pb = 0;
-	bool js = false;
+	struct opts o = { 0 };
+	const char *outp;
 	struct side *s;
 	FILE *f;
-	int c;
 
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': js = true; break;
-		case 'o': outp = ft_opt_path("-o", optarg); break;
-		case 'A': pa = (uint32_t)gs_opt_u64("--pid-a", optarg, 1, UINT32_MAX); break;
-		case 'B': pb = (uint32_t)gs_opt_u64("--pid-b", optarg, 1, UINT32_MAX); break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
-		}
-	}
+	gs_opt_parse(&table, &o, argc, argv, ft_opt_path_field);
 	if (!gs_operands(argc, argv, 2)) {
-		usage(stderr);
+		gs_opt_usage(&table, stderr);
 		return EXIT_USAGE;
 	}
+	outp = o.out;
 	ft_refuse_same_file(argv[optind], outp, "-o");
 	ft_refuse_same_file(argv[optind + 1], outp, "-o");
 	s = calloc(2, sizeof(*s));
 	if (!s)
 		gs_die(EXIT_RUNTIME, "out of memory");
-	load(&s[0], argv[optind], pa, "--pid-a");
-	load(&s[1], argv[optind + 1], pb, "--pid-b");
+	load(&s[0], argv[optind], (uint32_t)o.pid_a, "--pid-a");
+	load(&s[1], argv[optind + 1], (uint32_t)o.pid_b, "--pid-b");
 	f = outp ? fopen(outp, "w") : stdout;
 	if (!f)
 		gs_die(EXIT_RUNTIME, "%s: cannot write: %s", outp, strerror(errno));
-	if (js)
+	if (o.json)
 		json(f, &s[0], &s[1]);
 	else
 		text(f, &s[0], &s[1]);

@@ -2,7 +2,6 @@
 /* frametrace profile: a workload profile that replays a recorded game's
  * scheduling shape (the analysis: profile_*.c; the text: profile_write.c). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,29 +10,11 @@
 #include "ftutil.h"
 #include "import.h"
 #include "model.h"
+#include "opttab.h"
 #include "present.h"
 #include "profile_roles.h"
 #include "profile_write.h"
 #include "util.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: frametrace profile -o OUT.profile [options] TRACE\n"
-		"  A framebench profile that reproduces the trace's scheduling\n"
-		"  shape: its stages, job pool, services, periodic tasks and\n"
-		"  locks, with the CPU work per frame the trace shows.\n"
-		"  -o, --output OUT   the profile to write (whole or not at all)\n"
-		"  --pid PID          the game's process (default: the one with\n"
-		"                     the most frames)\n"
-		"  --frames A..B      only frames A to B (0-based, of that process)\n"
-		"  --name NAME        the profile's name (default: from OUT)\n"
-		"  --step-cost DUR    framebench's own CPU per step, taken off\n"
-		"                     each work (default: measured on the trace;\n"
-		"                     0 maps CPU to work as it is)\n"
-		"Exit status: 0 written, 1 not written (I/O), 2 bad usage or a\n"
-		"trace that gives no profile (the message says what is missing).\n");
-}
 
 static void parse_frames(const char *arg, struct ft_pr_opts *o)
 {
@@ -68,47 +49,85 @@ static void name_from(const char *path, char *name, size_t len)
 	ft_pf_name(tmp, name, len);
 }
 
+struct opts {
+	struct ft_pr_opts po;
+	const char *out, *name;
+	uint64_t pid;
+};
+
+enum { ID_OUTPUT = 1, ID_FRAMES, ID_STEP_COST };
+
+#define FIELD(f) offsetof(struct opts, f)
+#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
+
+static const struct gs_opt specs[] = {
+	{ "output", 'o', "OUT", SPECIAL(ID_OUTPUT), .field = FIELD(out),
+	  .help = "the profile to write (whole or not at all)" },
+	{ "pid", 0, "PID", GS_OPT_U64, FIELD(pid), 1, UINT32_MAX,
+	  .help = "the game's process (default: the one with\n"
+		  "the most frames)" },
+	{ "frames", 0, "A..B", SPECIAL(ID_FRAMES),
+	  .help = "only frames A to B (0-based, of that process)" },
+	/* checked once parsed: ft_pf_name */
+	{ "name", 0, "NAME", GS_OPT_STRING, FIELD(name),
+	  .help = "the profile's name (default: from OUT)" },
+	{ "step-cost", 0, "DUR", SPECIAL(ID_STEP_COST),
+	  .help = "framebench's own CPU per step, taken off\n"
+		  "each work (default: measured on the trace;\n"
+		  "0 maps CPU to work as it is)" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: frametrace profile -o OUT.profile [options] TRACE\n"
+	"  A framebench profile that reproduces the trace's scheduling\n"
+	"  shape: its stages, job pool, services, periodic tasks and\n"
+	"  locks, with the CPU work per frame the trace shows.\n",
+	"Exit status: 0 written, 1 not written (I/O), 2 bad usage or a\n"
+	"trace that gives no profile (the message says what is missing).\n",
+	NULL, 21,
+};
+
+static void parse_special(const struct gs_opt *s, const char *arg, void *base)
+{
+	struct opts *o = base;
+
+	switch (s->id) {
+	case ID_OUTPUT:
+		ft_opt_path_field(s, arg, base);
+		break;
+	case ID_FRAMES:
+		parse_frames(arg, &o->po);
+		break;
+	case ID_STEP_COST:
+		o->po.step_ns = (int64_t)gs_opt_duration_ns("--step-cost", arg,
+							    1000, 0, 1000000);
+		break;
+	}
+}
+
 int ft_cmd_profile(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "frames", required_argument, NULL, 'f' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "step-cost", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct ft_pr_opts po = { .step_ns = -1 };
-	const char *outp = NULL, *name_arg = NULL;
+	struct opts o = { .po = { .step_ns = -1 } };
+	const char *outp, *name_arg;
 	char err[1024], name[PR_NAME];
 	struct ft_trace t;
 	struct ft_model m;
 	struct ft_pr_analysis a;
 	char *text = NULL;
 	size_t len = 0;
-	int c, rc;
+	int rc;
 
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': outp = ft_opt_path("-o", optarg); break;
-		case 'p': po.pid = (uint32_t)gs_opt_u64("--pid", optarg, 1, UINT32_MAX); break;
-		case 'f': parse_frames(optarg, &po); break;
-		case 'n': name_arg = optarg; break;
-		case 's':
-			po.step_ns = (int64_t)gs_opt_duration_ns("--step-cost", optarg,
-								 1000, 0, 1000000);
-			break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
-		}
-	}
-	if (!gs_operands(argc, argv, 1) || !outp) {
-		usage(stderr);
+	gs_opt_parse(&table, &o, argc, argv, parse_special);
+	if (!gs_operands(argc, argv, 1) || !o.out) {
+		gs_opt_usage(&table, stderr);
 		return EXIT_USAGE;
 	}
+	outp = o.out;
+	name_arg = o.name;
+	o.po.pid = (uint32_t)o.pid;
 	ft_refuse_same_file(argv[optind], outp, "-o");
 	if (name_arg) {
 		ft_pf_name(name_arg, name, sizeof(name));
@@ -124,7 +143,7 @@ int ft_cmd_profile(int argc, char **argv)
 	ft_load_warn(&t, rc);
 	if (ft_model_build(&m, &t))
 		gs_die(EXIT_RUNTIME, "out of memory building the timeline");
-	rc = ft_pr_analyze(&a, &m, &po, err, sizeof(err));
+	rc = ft_pr_analyze(&a, &m, &o.po, err, sizeof(err));
 	if (rc == -2)
 		gs_die(EXIT_RUNTIME, "out of memory analysing %s", argv[optind]);
 	if (rc)

@@ -1,32 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* frametrace report FILE [--json] [--html OUT] [--dot OUT] */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmds.h"
 #include "ftutil.h"
 #include "import.h"
+#include "opttab.h"
 #include "report.h"
 #include "util.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: frametrace report [options] FILE\n"
-		"  FILE: a trace (record, watch, import) or text frametrace can\n"
-		"  import (perf script, ftrace, MangoHud CSV).\n"
-		"  --json             machine-readable report on stdout (or -o)\n"
-		"  --html OUT         self-contained HTML page with plots\n"
-		"  --dot OUT          waker -> wakee graph for Graphviz\n"
-		"  -o, --output OUT   write the text/JSON report to OUT\n"
-		"  --top N            rows per table (default 15)\n"
-		"  --slow-ms X        slow-frame threshold (default 2x median)\n"
-		"  --explain N        slow frames to explain (default 5)\n"
-		"  --pid PID          frames of this process (default: most frames)\n"
-		"  -q, --quiet        no text report (with --html/--dot)\n");
-}
+struct opts {
+	const char *html, *dot, *out;
+	uint64_t top, explain, pid;
+	double slow_ms;
+	bool json, quiet;
+};
+
+#define FIELD(f) offsetof(struct opts, f)
+/* a file name, checked (ft_opt_path_field) */
+#define PATH(f) .type = GS_OPT_SPECIAL, .field = FIELD(f)
+
+static const struct opts defaults = { .top = 15, .explain = 5 };
+
+static const struct gs_opt specs[] = {
+	{ "json", 0, NULL, GS_OPT_SET, FIELD(json),
+	  .help = "machine-readable report on stdout (or -o)" },
+	{ "html", 0, "OUT", PATH(html),
+	  .help = "self-contained HTML page with plots" },
+	{ "dot", 0, "OUT", PATH(dot),
+	  .help = "waker -> wakee graph for Graphviz" },
+	{ "output", 'o', "OUT", PATH(out),
+	  .help = "write the text/JSON report to OUT" },
+	{ "top", 0, "N", GS_OPT_U64, FIELD(top), 1, 100000,
+	  .show_default = true,
+	  .help = "rows per table" },
+	/* 0: the report's own threshold */
+	{ "slow-ms", 0, "X", GS_OPT_NUMBER, FIELD(slow_ms), 0.001, 1e7,
+	  .help = "slow-frame threshold (default 2x median)" },
+	{ "explain", 0, "N", GS_OPT_U64, FIELD(explain), 0, 1000,
+	  .show_default = true,
+	  .help = "slow frames to explain" },
+	{ "pid", 0, "PID", GS_OPT_U64, FIELD(pid), 1, UINT32_MAX,
+	  .help = "frames of this process (default: most frames)" },
+	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
+	  .help = "no text report (with --html/--dot)" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: frametrace report [options] FILE\n"
+	"  FILE: a trace (record, watch, import) or text frametrace can\n"
+	"  import (perf script, ftrace, MangoHud CSV).\n",
+	"", &defaults, 21,
+};
 
 static FILE *open_out(const char *path)
 {
@@ -47,49 +76,28 @@ static void close_out(FILE *f, const char *path)
 
 int ft_cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "dot", required_argument, NULL, 'g' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "top", required_argument, NULL, 't' },
-		{ "slow-ms", required_argument, NULL, 's' },
-		{ "explain", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct ft_report_opts ro = { .top = 15, .explain = 5 };
-	const char *html = NULL, *dot = NULL, *out = NULL;
-	bool json = false, quiet = false;
+	struct opts o = defaults;
+	struct ft_report_opts ro = { 0 };
+	const char *html, *dot, *out;
 	struct ft_trace t;
 	struct ft_report r;
 	char err[1024];
-	int c, rc;
+	int rc;
 	FILE *f;
 
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; break;
-		case 'H': html = ft_opt_path("--html", optarg); break;
-		case 'g': dot = ft_opt_path("--dot", optarg); break;
-		case 'o': out = ft_opt_path("-o", optarg); break;
-		case 't': ro.top = (int)gs_opt_u64("--top", optarg, 1, 100000); break;
-		case 's': ro.slow_ms = gs_opt_double("--slow-ms", optarg, 0.001, 1e7); break;
-		case 'e': ro.explain = (int)gs_opt_u64("--explain", optarg, 0, 1000); break;
-		case 'p': ro.pid = (uint32_t)gs_opt_u64("--pid", optarg, 1, UINT32_MAX); break;
-		case 'q': quiet = true; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
-		}
-	}
+	gs_opt_parse(&table, &o, argc, argv, ft_opt_path_field);
 	if (!gs_operands(argc, argv, 1)) {
-		usage(stderr);
+		gs_opt_usage(&table, stderr);
 		return EXIT_USAGE;
 	}
+	html = o.html;
+	dot = o.dot;
+	out = o.out;
+	ro.top = (int)o.top;
+	ro.explain = (int)o.explain;
+	ro.pid = (uint32_t)o.pid;
+	ro.slow_ms = o.slow_ms;
 	ft_refuse_same_file(argv[optind], out, "-o");
 	ft_refuse_same_file(argv[optind], html, "--html");
 	ft_refuse_same_file(argv[optind], dot, "--dot");
@@ -100,9 +108,9 @@ int ft_cmd_report(int argc, char **argv)
 	ft_load_warn(&t, rc);
 	if (ft_report_build(&r, &t, &ro))
 		gs_die(EXIT_RUNTIME, "out of memory building the report");
-	if (json || !quiet) {
+	if (o.json || !o.quiet) {
 		f = out ? open_out(out) : stdout;
-		if (json)
+		if (o.json)
 			ft_report_json(f, &r);
 		else
 			ft_report_text(f, &r);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opttab.h"
 #include "util.h"
 
 void ft_map_init(struct ft_map *m)
@@ -188,6 +189,17 @@ const char *ft_opt_path(const char *opt, const char *arg)
 		       "option; a file whose name starts with '-': ./%s)", opt,
 		       ft_printable(arg, b, sizeof(b)), b);
 	return arg;
+}
+
+void ft_opt_path_field(const struct gs_opt *o, const char *arg, void *base)
+{
+	char name[64];
+
+	if (o->short_name)
+		snprintf(name, sizeof(name), "-%c", o->short_name);
+	else
+		snprintf(name, sizeof(name), "--%s", o->name);
+	*(const char **)((char *)base + o->field) = ft_opt_path(name, arg);
 }
 
 void ft_refuse_same_file(const char *in, const char *out, const char *opt)

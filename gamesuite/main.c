@@ -4,7 +4,6 @@
  * repeated, and say with statistics which is better.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "gamesuite.h"
+#include "opttab.h"
 #include "outfmt.h"
 #include "proc.h"
 #include "runner.h"
@@ -32,6 +32,7 @@ struct cli {
 	uint64_t cooldown_ns, duration_ns;
 	double confidence;
 	bool quiet, dry_run;
+	struct gsu_results *r;	/* the runner's settings and schedulers */
 };
 
 enum {
@@ -41,86 +42,85 @@ enum {
 	O_CONF, O_BOOT, O_JSON, O_HTML, O_WORKDIR, O_SCXROOT, O_DRY, O_VERSION,
 };
 
-/* The options and their --help lines, in --help order; an entry without a
- * name is a section title. */
-static const struct {
-	const char *name;
-	int has_arg, id;
-	const char *help;
-} options[] = {
-	{ NULL, 0, 0, "schedulers:\n" },
-	{ "sched", required_argument, O_SCHED,
-"  --sched CMD          a command that loads a sched_ext scheduler and runs\n"
-"                       until SIGINT, or eevdf / default for the kernel's own\n"
-"                       scheduler; repeatable, the first is the baseline\n" },
-	{ "label", required_argument, O_LABEL,
-"  --label NAME         name of the preceding --sched in every output\n" },
-	{ "ops", required_argument, O_OPS,
-"  --ops NAME           sched_ext ops name the preceding --sched must show in\n"
-"                       /sys/kernel/sched_ext/root/ops (default: the program\n"
-"                       name without a scx_ prefix)\n" },
-	{ NULL, 0, 0, "run:\n" },
-	{ "repeat", required_argument, O_REPEAT,
-"  --repeat N           measured runs per scheduler (suite: repeat)\n" },
-	{ "warmup", required_argument, O_WARMUP,
-"  --warmup N           discarded warm-up runs per scheduler (suite: warmup)\n" },
-	{ "cooldown", required_argument, O_COOLDOWN,
-"  --cooldown D         pause before each run (suite: cooldown)\n" },
-	{ "duration", required_argument, O_DURATION,
-"  --duration D         workload duration (suite: duration)\n" },
-	{ "only", required_argument, O_ONLY,
-"  --only NAME          run only this workload (repeatable)\n" },
-	{ "order", required_argument, O_ORDER,
-"  --order interleaved|rotate   A B C A B C, or rotate the order each round\n" },
-	{ "load-timeout", required_argument, O_LOAD_TIMEOUT,
-"  --load-timeout D     wait this long for a scheduler to load (60s)\n" },
-	{ "stop-timeout", required_argument, O_STOP_TIMEOUT,
-"  --stop-timeout D     wait this long for it to unload (15s)\n" },
-	{ NULL, 0, 0, "disturbance:\n" },
-	{ "max-other-cpu", required_argument, O_MAX_OTHER,
-"  --max-other-cpu PCT  a run is disturbed when other processes used more\n"
-"                       than PCT % of all CPUs during it (10; 100 = off)\n" },
-	{ "max-busy", required_argument, O_MAX_BUSY,
-"  --max-busy PCT       ... or the machine was busier than PCT % just before\n"
-"                       it, after waiting up to --settle for quiet (20)\n" },
-	{ "settle", required_argument, O_SETTLE,
-"  --settle D           longest wait for a quiet machine before a run (10s)\n" },
-	{ "probe-factor", required_argument, O_PROBE,
-"  --probe-factor X     ... or a fixed-work probe (always recorded) took X\n"
-"                       times its best; 0 = off (default: in a VM it flagged\n"
-"                       one scheduler's runs far more often than another's)\n" },
-	{ "disturbed", required_argument, O_DISTURBED,
-"  --disturbed repeat|keep   discard and repeat disturbed runs (default),\n"
-"                       or keep them flagged\n" },
-	{ "retries", required_argument, O_RETRIES,
-"  --retries N          repeats of one disturbed run (2)\n" },
-	{ NULL, 0, 0, "statistics and output:\n" },
-	{ "confidence", required_argument, O_CONF,
-"  --confidence X       confidence level (suite: confidence, 0.95)\n" },
-	{ "bootstrap", required_argument, O_BOOT,
-"  --bootstrap N        bootstrap resamples (2000)\n" },
-	{ "json", required_argument, O_JSON,
-"  --json FILE          results, statistics and the run log as JSON\n" },
-	{ "html", required_argument, O_HTML,
-"  --html FILE          self-contained HTML report with plots\n" },
-	{ "workdir", required_argument, O_WORKDIR,
-"  --workdir DIR        keep every run's files (logs, framebench output,\n"
-"                       MangoHud logs) in DIR; default: a temporary folder\n"
-"                       that is removed at the end\n" },
-	{ "sched-ext-root", required_argument, O_SCXROOT,
-"  --sched-ext-root DIR read sched_ext state from DIR, not\n"
-"                       /sys/kernel/sched_ext (for tests)\n" },
-	{ "dry-run", no_argument, O_DRY,
-"  --dry-run            check schedulers and workloads, print the plan\n" },
-	{ "quiet", no_argument, 'q',
-"  -q, --quiet          no progress lines\n" },
-	{ "help", no_argument, 'h', NULL },
-	{ "version", no_argument, O_VERSION, NULL },
+#define FIELD(f) offsetof(struct cli, f)
+#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
+
+/* In --help order; the section a title starts goes with the option after it. */
+static const struct gs_opt specs[] = {
+	{ "sched", 0, "CMD", SPECIAL(O_SCHED),
+	  .section = "schedulers",
+	  .help = "a command that loads a sched_ext scheduler and runs\n"
+		  "until SIGINT, or eevdf / default for the kernel's own\n"
+		  "scheduler; repeatable, the first is the baseline" },
+	{ "label", 0, "NAME", SPECIAL(O_LABEL),
+	  .help = "name of the preceding --sched in every output" },
+	{ "ops", 0, "NAME", SPECIAL(O_OPS),
+	  .help = "sched_ext ops name the preceding --sched must show in\n"
+		  "/sys/kernel/sched_ext/root/ops (default: the program\n"
+		  "name without a scx_ prefix)" },
+	{ "repeat", 0, "N", GS_OPT_INT, FIELD(repeat), 1, 1000,
+	  .section = "run",
+	  .help = "measured runs per scheduler (suite: repeat)" },
+	{ "warmup", 0, "N", GS_OPT_INT, FIELD(warmup), 0, 100,
+	  .help = "discarded warm-up runs per scheduler (suite: warmup)" },
+	{ "cooldown", 0, "D", SPECIAL(O_COOLDOWN),
+	  .help = "pause before each run (suite: cooldown)" },
+	{ "duration", 0, "D", SPECIAL(O_DURATION),
+	  .help = "workload duration (suite: duration)" },
+	{ "only", 0, "NAME", SPECIAL(O_ONLY),
+	  .help = "run only this workload (repeatable)" },
+	{ "order", 0, "interleaved|rotate", SPECIAL(O_ORDER),
+	  .help = "A B C A B C, or rotate the order each round" },
+	{ "load-timeout", 0, "D", SPECIAL(O_LOAD_TIMEOUT),
+	  .help = "wait this long for a scheduler to load (60s)" },
+	{ "stop-timeout", 0, "D", SPECIAL(O_STOP_TIMEOUT),
+	  .help = "wait this long for it to unload (15s)" },
+	{ "max-other-cpu", 0, "PCT", SPECIAL(O_MAX_OTHER),
+	  .section = "disturbance",
+	  .help = "a run is disturbed when other processes used more\n"
+		  "than PCT % of all CPUs during it (10; 100 = off)" },
+	{ "max-busy", 0, "PCT", SPECIAL(O_MAX_BUSY),
+	  .help = "... or the machine was busier than PCT % just before\n"
+		  "it, after waiting up to --settle for quiet (20)" },
+	{ "settle", 0, "D", SPECIAL(O_SETTLE),
+	  .help = "longest wait for a quiet machine before a run (10s)" },
+	{ "probe-factor", 0, "X", SPECIAL(O_PROBE),
+	  .help = "... or a fixed-work probe (always recorded) took X\n"
+		  "times its best; 0 = off (default: in a VM it flagged\n"
+		  "one scheduler's runs far more often than another's)" },
+	{ "disturbed", 0, "repeat|keep", SPECIAL(O_DISTURBED),
+	  .help = "discard and repeat disturbed runs (default),\n"
+		  "or keep them flagged" },
+	{ "retries", 0, "N", SPECIAL(O_RETRIES),
+	  .help = "repeats of one disturbed run (2)" },
+	{ "confidence", 0, "X", GS_OPT_NUMBER, FIELD(confidence), 0.5, 0.999,
+	  .section = "statistics and output",
+	  .help = "confidence level (suite: confidence, 0.95)" },
+	{ "bootstrap", 0, "N", SPECIAL(O_BOOT),
+	  .help = "bootstrap resamples (2000)" },
+	{ "json", 0, "FILE", GS_OPT_STRING, FIELD(json),
+	  .help = "results, statistics and the run log as JSON" },
+	{ "html", 0, "FILE", GS_OPT_STRING, FIELD(html),
+	  .help = "self-contained HTML report with plots" },
+	{ "workdir", 0, "DIR", GS_OPT_STRING, FIELD(workdir),
+	  .help = "keep every run's files (logs, framebench output,\n"
+		  "MangoHud logs) in DIR; default: a temporary folder\n"
+		  "that is removed at the end" },
+	{ "sched-ext-root", 0, "DIR", SPECIAL(O_SCXROOT),
+	  .help = "read sched_ext state from DIR, not\n"
+		  "/sys/kernel/sched_ext (for tests)" },
+	{ "dry-run", 0, NULL, GS_OPT_SET, FIELD(dry_run),
+	  .help = "check schedulers and workloads, print the plan" },
+	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
+	  .help = "no progress lines" },
+	{ "help", 'h', NULL, GS_OPT_HELP,
+	  .help = "this help" },
+	{ "version", 0, NULL, SPECIAL(O_VERSION),
+	  .help = "print the version" },
 };
 
-static void usage(FILE *f)
-{
-	fputs(
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
 "usage: gamesuite run SUITE --sched CMD [--sched CMD]... [options]\n"
 "       gamesuite check SUITE      parse a suite file, show its plan, and have\n"
 "                                  each workload check its invocation\n"
@@ -132,16 +132,13 @@ static void usage(FILE *f)
 "...), warm-up rounds first and discarded, and compares each scheduler with\n"
 "the first one (the baseline): median, bootstrap interval, ratio, Mann-\n"
 "Whitney U p-value and a verdict better / worse / same.\n"
-"\n", f);
-	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].help)
-			fputs(options[i].help, f);
-	fputs(
+"\n",
 "\n"
 "Exit status: 0 all runs done, 1 something failed (a scheduler unknown,\n"
 "unavailable, failed to load or ejected; a workload failed; interrupted; the\n"
-"report says what), 2 bad usage or a malformed suite file.\n", f);
-}
+"report says what), 2 bad usage or a malformed suite file.\n",
+	NULL, 23,
+};
 
 static _Noreturn void print_version(void)
 {
@@ -205,20 +202,17 @@ static uint64_t timeout_ns(const char *opt, const char *arg)
 				  3600 * NSEC_PER_SEC);
 }
 
-static void take_option(int id, const char *arg, struct cli *cli,
-			struct gsu_results *r)
+/* The GS_OPT_SPECIAL options. */
+static void take_option(const struct gs_opt *o, const char *arg, void *base)
 {
+	struct cli *cli = base;
+	struct gsu_results *r = cli->r;
 	struct gsu_settings *set = &r->set;
+	int id = o->id;
 
 	switch (id) {
 	case O_SCHED: add_sched(r, arg); break;
 	case O_LABEL: case O_OPS: name_sched(r, id, arg); break;
-	case O_REPEAT:
-		cli->repeat = (int)gs_opt_u64("--repeat", arg, 1, 1000);
-		break;
-	case O_WARMUP:
-		cli->warmup = (int)gs_opt_u64("--warmup", arg, 0, 100);
-		break;
 	case O_COOLDOWN:
 		cli->cooldown_ns = gs_opt_duration_ns("--cooldown", arg,
 						      NSEC_PER_SEC, 0,
@@ -271,19 +265,12 @@ static void take_option(int id, const char *arg, struct cli *cli,
 	case O_RETRIES:
 		set->retries = (int)gs_opt_u64("--retries", arg, 0, 100);
 		break;
-	case O_CONF:
-		cli->confidence = gs_opt_double("--confidence", arg, 0.5, 0.999);
-		break;
 	case O_BOOT:
 		set->bootstrap_iters = (unsigned)gs_opt_u64("--bootstrap", arg,
 							    100, 1000000);
 		break;
-	case O_JSON: cli->json = arg; break;
-	case O_HTML: cli->html = arg; break;
-	case O_WORKDIR: cli->workdir = arg; break;
 	case O_SCXROOT: set->scx_root = arg; break;
-	case O_DRY: cli->dry_run = true; break;
-	case 'q': cli->quiet = true; break;
+	case O_VERSION: print_version();
 	}
 }
 
@@ -292,11 +279,8 @@ static void take_option(int id, const char *arg, struct cli *cli,
 static void parse_command_line(int argc, char **argv, struct cli *cli,
 			       struct gsu_results *r)
 {
-	struct option long_opts[ARRAY_SIZE(options) + 1];
-	size_t n = 0;
-	int opt;
-
 	memset(cli, 0, sizeof(*cli));
+	cli->r = r;
 	cli->repeat = cli->warmup = -1;
 	cli->cooldown_ns = UINT64_MAX;
 	r->set = (struct gsu_settings){
@@ -310,11 +294,11 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 		.scx_root = GS_SCX_ROOT,
 	};
 	if (argc < 2) {
-		usage(stderr);
+		gs_opt_usage(&table, stderr);
 		exit(EXIT_USAGE);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
+		gs_opt_usage(&table, stdout);
 		exit(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version"))
@@ -324,24 +308,8 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 		       "or tune; see --help)", argv[1]);
 	cli->check = !strcmp(argv[1], "check");
 
-	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].name)
-			long_opts[n++] = (struct option){ options[i].name,
-				options[i].has_arg, NULL, options[i].id };
-	long_opts[n] = (struct option){ 0 };
 	optind = 2;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":qh", long_opts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage(stdout);
-			exit(EXIT_OK);
-		}
-		if (opt == O_VERSION)
-			print_version();
-		if (opt == '?' || opt == ':')
-			gs_die_bad_option(opt, argv);
-		take_option(opt, optarg, cli, r);
-	}
+	gs_opt_parse(&table, cli, argc, argv, take_option);
 	if (optind != argc - 1)
 		gs_die(EXIT_USAGE, optind >= argc ? "missing SUITE file"
 		       : "one SUITE file expected, got extra '%s'",

@@ -6,7 +6,6 @@
  * machine, and Ctrl-C stops at once and unloads.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "opttab.h"
 #include "proc.h"
 #include "runner.h"
 #include "stats.h"
@@ -24,137 +24,149 @@
 #include "outfmt.h"
 #include "workload.h"
 
+/* The GS_OPT_SPECIAL options. */
 enum {
-	T_ONLY = 256, T_FRAMEBENCH, T_BG, T_LAVD, T_OPS, T_KNOB, T_MATCH, T_NAME,
-	T_METRIC, T_ROUNDS, T_ETA, T_FINAL, T_DURATION, T_COOLDOWN, T_WORKDIR,
-	T_SCXROOT, T_LOAD_TIMEOUT, T_STOP_TIMEOUT, T_SETTLE, T_MAX_OTHER,
-	T_MAX_BUSY, T_PROBE,
+	T_BG = 1, T_KNOB, T_MATCH, T_DURATION, T_COOLDOWN, T_WORKDIR, T_PERCENT,
 };
 
-static const struct option topts[] = {
-	{ "only", required_argument, NULL, T_ONLY },
-	{ "framebench", required_argument, NULL, T_FRAMEBENCH },
-	{ "bg", required_argument, NULL, T_BG },
-	{ "lavd", required_argument, NULL, T_LAVD },
-	{ "ops", required_argument, NULL, T_OPS },
-	{ "knob", required_argument, NULL, T_KNOB },
-	{ "match", required_argument, NULL, T_MATCH },
-	{ "name", required_argument, NULL, T_NAME },
-	{ "metric", required_argument, NULL, T_METRIC },
-	{ "rounds", required_argument, NULL, T_ROUNDS },
-	{ "eta", required_argument, NULL, T_ETA },
-	{ "final-rounds", required_argument, NULL, T_FINAL },
-	{ "duration", required_argument, NULL, T_DURATION },
-	{ "cooldown", required_argument, NULL, T_COOLDOWN },
-	{ "output", required_argument, NULL, 'o' },
-	{ "workdir", required_argument, NULL, T_WORKDIR },
-	{ "sched-ext-root", required_argument, NULL, T_SCXROOT },
-	{ "load-timeout", required_argument, NULL, T_LOAD_TIMEOUT },
-	{ "stop-timeout", required_argument, NULL, T_STOP_TIMEOUT },
-	{ "settle", required_argument, NULL, T_SETTLE },
-	{ "max-other-cpu", required_argument, NULL, T_MAX_OTHER },
-	{ "max-busy", required_argument, NULL, T_MAX_BUSY },
-	{ "probe-factor", required_argument, NULL, T_PROBE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+#define FIELD(f) offsetof(struct tune, f)
+#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
+#define DAY_NS (24 * 3600 * NSEC_PER_SEC)
+/* a GS_OPT_SPECIAL option's field and range */
+#define INTO(f, lo, hi) .field = FIELD(f), .min = (double)(lo), .max = (double)(hi)
+
+static const struct gs_opt specs[] = {
+	{ "only", 0, "NAME", GS_OPT_STRING, FIELD(only),
+	  .help = "with SUITE: the workload NAME of the suite file (any kind)" },
+	{ "framebench", 0, "PROFILE", GS_OPT_STRING, FIELD(framebench),
+	  .help = "a framebench workload (with --bg, default hogs:2)" },
+	{ "bg", 0, "PATTERN", SPECIAL(T_BG),
+	  .help = "framebench's background load (repeatable)" },
+	{ "output", 'o', "FILE", GS_OPT_STRING, FIELD(out),
+	  .help = "the profile to write (required)" },
+	{ "lavd", 0, "CMD", GS_OPT_STRING, FIELD(lavd),
+	  .help = "lavd's command (default: lavd); candidates add\n"
+		  "--game-profile FILE to it" },
+	{ "ops", 0, "NAME", GS_OPT_STRING, FIELD(ops),
+	  .help = "the sched_ext ops name it shows (default: its program)" },
+	{ "knob", 0, "KEY=V1,V2,..", SPECIAL(T_KNOB),
+	  .help = "a knob and the values to try (repeatable; default\n"
+		  "lat-cri-boost=0,128,512 and slice-scale=50,100,200)" },
+	{ "match", 0, "RULE", SPECIAL(T_MATCH),
+	  .help = "the profile's match line, e.g. 'thread GameThread'\n"
+		  "(repeatable; framebench default: comm of the\n"
+		  "game's own process, from its --dump-plan)" },
+	{ "name", 0, "NAME", GS_OPT_STRING, FIELD(name),
+	  .help = "the profile's name (default tuned-WORKLOAD)" },
+	{ "metric", 0, "NAME", GS_OPT_STRING, FIELD(metric_name),
+	  .help = "what to improve (default low1_percentile_fps, else the\n"
+		  "workload kind's first metric)" },
+	{ "rounds", 0, "N", GS_OPT_INT, FIELD(rounds), 1, 20,
+	  .help = "runs of each knob set in the first stage (1)" },
+	{ "eta", 0, "N", GS_OPT_INT, FIELD(eta), 2, 8,
+	  .help = "keep the best 1/N after each stage, which then has N\n"
+		  "times the runs (3)" },
+	{ "final-rounds", 0, "N", GS_OPT_INT, FIELD(final_rounds), 2, 100,
+	  .help = "interleaved rounds of the best against the defaults (6)" },
+	/* the rest as gamesuite run's options (gamesuite/main.c) */
+	{ "duration", 0, "D", SPECIAL(T_DURATION),
+	  INTO(duration_ns, 100 * NSEC_PER_MSEC, DAY_NS), .section = "as for gamesuite run",
+	  .help = "workload duration (suite: duration)" },
+	/* stored + 1: 0 is "not given" */
+	{ "cooldown", 0, "D", SPECIAL(T_COOLDOWN),
+	  INTO(cooldown_ns, 0, DAY_NS),
+	  .help = "pause before each run (suite: cooldown)" },
+	{ "workdir", 0, "DIR", SPECIAL(T_WORKDIR),
+	  .help = "keep every run's files in DIR (default: a\n"
+		  "temporary folder, removed at the end)" },
+	{ "sched-ext-root", 0, "DIR", GS_OPT_STRING, FIELD(set.scx_root),
+	  .help = "read sched_ext state from DIR, not\n"
+		  "/sys/kernel/sched_ext (for tests)" },
+	{ "load-timeout", 0, "D", SPECIAL(T_DURATION),
+	  INTO(set.load_timeout_ns, NSEC_PER_MSEC, DAY_NS),
+	  .help = "wait this long for a scheduler to load (60s)" },
+	{ "stop-timeout", 0, "D", SPECIAL(T_DURATION),
+	  INTO(set.stop_timeout_ns, NSEC_PER_MSEC, DAY_NS),
+	  .help = "wait this long for it to unload (15s)" },
+	{ "settle", 0, "D", SPECIAL(T_DURATION),
+	  INTO(set.settle_ns, 0, DAY_NS),
+	  .help = "longest wait for a quiet machine before a run (10s)" },
+	{ "max-other-cpu", 0, "PCT", SPECIAL(T_PERCENT),
+	  INTO(set.max_other_cpu, 0, 100),
+	  .help = "a run is disturbed when other processes used more\n"
+		  "than PCT % of all CPUs during it (10; 100 = off)" },
+	{ "max-busy", 0, "PCT", SPECIAL(T_PERCENT),
+	  INTO(set.max_busy_before, 0, 100),
+	  .help = "... or the machine was busier than PCT % just before\n"
+		  "it, after waiting up to --settle for quiet (20)" },
+	{ "probe-factor", 0, "X", GS_OPT_NUMBER, FIELD(set.probe_factor), 0, 100,
+	  .help = "... or a fixed-work probe took X times its best;\n"
+		  "0 = off" },
+	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
+	  .help = "no progress lines" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
 };
 
-static const char gsu_tune_usage[] =
-"usage: gamesuite tune (SUITE --only NAME | --framebench PROFILE) -o FILE [options]\n"
-"Searches lavd's game-profile knobs for one workload and writes the best set\n"
-"as a game profile whose comments hold the evidence (docs/gamesuite.md).\n"
-"\n"
-"  SUITE --only NAME    the workload NAME of a suite file (any kind)\n"
-"  --framebench PROFILE a framebench workload (with --bg, default hogs:2)\n"
-"  --bg PATTERN         framebench's background load (repeatable)\n"
-"  -o, --output FILE    the profile to write (required)\n"
-"  --lavd CMD           lavd's command (default: lavd); candidates add\n"
-"                       --game-profile FILE to it\n"
-"  --ops NAME           the sched_ext ops name it shows (default: its program)\n"
-"  --knob KEY=V1,V2,..  a knob and the values to try (repeatable; default\n"
-"                       lat-cri-boost=0,128,512 and slice-scale=50,100,200)\n"
-"  --match RULE         the profile's match line, e.g. 'thread GameThread'\n"
-"                       (repeatable; framebench default: comm of the\n"
-"                       game's own process, from its --dump-plan)\n"
-"  --name NAME          the profile's name (default tuned-WORKLOAD)\n"
-"  --metric NAME        what to improve (default low1_percentile_fps, else the\n"
-"                       workload kind's first metric)\n"
-"  --rounds N           runs of each knob set in the first stage (1)\n"
-"  --eta N              keep the best 1/N after each stage, which then has N\n"
-"                       times the runs (3)\n"
-"  --final-rounds N     interleaved rounds of the best against the defaults (6)\n"
-"  --duration D, --cooldown D, --workdir DIR, --sched-ext-root DIR,\n"
-"  --load-timeout D, --stop-timeout D, --settle D, --max-other-cpu PCT,\n"
-"  --max-busy PCT, --probe-factor X, -q: as for gamesuite run\n"
-"\n"
-"Exit status: 0 done, 1 a run failed or interrupted (the best knob set\n"
-"measured so far is written, and says so), 2 bad usage.\n";
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: gamesuite tune (SUITE --only NAME | --framebench PROFILE) -o FILE [options]\n"
+	"Searches lavd's game-profile knobs for one workload and writes the best set\n"
+	"as a game profile whose comments hold the evidence (docs/gamesuite.md).\n"
+	"\n",
+	"\n"
+	"Exit status: 0 done, 1 a run failed or interrupted (the best knob set\n"
+	"measured so far is written, and says so), 2 bad usage.\n",
+	NULL, 24,
+};
 
-static uint64_t dur(const char *opt, const char *arg, uint64_t min)
+static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 {
-	return gs_opt_duration_ns(opt, arg, NSEC_PER_SEC, min, 24 * 3600 * NSEC_PER_SEC);
+	struct tune *t = base;
+	void *field = (char *)base + s->field;
+	char name[64], err[300];
+
+	snprintf(name, sizeof(name), "--%s", s->name);
+	switch (s->id) {
+	case T_BG:
+		t->bg = realloc(t->bg, (size_t)(t->nbg + 1) * sizeof(*t->bg));
+		if (!t->bg)
+			gs_die(EXIT_RUNTIME, "out of memory");
+		t->bg[t->nbg++] = arg;
+		break;
+	case T_KNOB:
+		if (t->nknob == TUNE_MAX_KNOBS)
+			gs_die(EXIT_USAGE, "option --knob: at most %d knobs", TUNE_MAX_KNOBS);
+		if (gsu_tune_parse_knob(arg, &t->knob[t->nknob++], err, sizeof(err)))
+			gs_die(EXIT_USAGE, "option --knob: %s", err);
+		break;
+	case T_MATCH:
+		if (t->nmatch == TUNE_MAX_MATCH || strlen(arg) >= sizeof(t->match[0]) ||
+		    strchr(arg, '\n') || !strchr(arg, ' '))
+			gs_die(EXIT_USAGE, "option --match: expected 'KIND PATTERN' "
+			       "(at most %d), got '%s'", TUNE_MAX_MATCH, arg);
+		gs_strlcpy(t->match[t->nmatch++], arg, sizeof(t->match[0]));
+		break;
+	case T_DURATION:
+	case T_COOLDOWN:
+		*(uint64_t *)field = gs_opt_duration_ns(name, arg, NSEC_PER_SEC,
+							(uint64_t)s->min, (uint64_t)s->max) +
+				     (s->id == T_COOLDOWN);
+		break;
+	case T_WORKDIR:
+		gs_strlcpy(t->workdir, arg, sizeof(t->workdir));
+		break;
+	case T_PERCENT:
+		*(double *)field = gs_opt_double(name, arg, s->min, s->max) / 100;
+		break;
+	}
 }
 
-static void parse(int argc, char **argv, struct tune *t, struct gsu_settings *set)
+static void parse(int argc, char **argv, struct tune *t)
 {
 	char err[300];
-	int c;
 
 	optind = 2;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", topts, NULL)) != -1) {
-		switch (c) {
-		case 'h': fputs(gsu_tune_usage, stdout); exit(EXIT_OK);
-		case 'q': t->quiet = true; break;
-		case 'o': t->out = optarg; break;
-		case T_ONLY: t->only = optarg; break;
-		case T_FRAMEBENCH: t->framebench = optarg; break;
-		case T_BG:
-			t->bg = realloc(t->bg, (size_t)(t->nbg + 1) * sizeof(*t->bg));
-			if (!t->bg)
-				gs_die(EXIT_RUNTIME, "out of memory");
-			t->bg[t->nbg++] = optarg;
-			break;
-		case T_LAVD: t->lavd = optarg; break;
-		case T_OPS: t->ops = optarg; break;
-		case T_KNOB:
-			if (t->nknob == TUNE_MAX_KNOBS)
-				gs_die(EXIT_USAGE, "option --knob: at most %d knobs", TUNE_MAX_KNOBS);
-			if (gsu_tune_parse_knob(optarg, &t->knob[t->nknob++], err, sizeof(err)))
-				gs_die(EXIT_USAGE, "option --knob: %s", err);
-			break;
-		case T_MATCH:
-			if (t->nmatch == TUNE_MAX_MATCH || strlen(optarg) >= sizeof(t->match[0]) ||
-			    strchr(optarg, '\n') || !strchr(optarg, ' '))
-				gs_die(EXIT_USAGE, "option --match: expected 'KIND PATTERN' "
-				       "(at most %d), got '%s'", TUNE_MAX_MATCH, optarg);
-			gs_strlcpy(t->match[t->nmatch++], optarg, sizeof(t->match[0]));
-			break;
-		case T_NAME: t->name = optarg; break;
-		case T_METRIC: t->metric_name = optarg; break;
-		case T_ROUNDS: t->rounds = (int)gs_opt_u64("--rounds", optarg, 1, 20); break;
-		case T_ETA: t->eta = (int)gs_opt_u64("--eta", optarg, 2, 8); break;
-		case T_FINAL:
-			t->final_rounds = (int)gs_opt_u64("--final-rounds", optarg, 2, 100);
-			break;
-		case T_DURATION: t->duration_ns = dur("--duration", optarg, 100 * NSEC_PER_MSEC); break;
-		case T_COOLDOWN: t->cooldown_ns = dur("--cooldown", optarg, 0) + 1; break;
-		case T_WORKDIR: gs_strlcpy(t->workdir, optarg, sizeof(t->workdir)); break;
-		case T_SCXROOT: set->scx_root = optarg; break;
-		case T_LOAD_TIMEOUT: set->load_timeout_ns = dur("--load-timeout", optarg, NSEC_PER_MSEC); break;
-		case T_STOP_TIMEOUT: set->stop_timeout_ns = dur("--stop-timeout", optarg, NSEC_PER_MSEC); break;
-		case T_SETTLE: set->settle_ns = dur("--settle", optarg, 0); break;
-		case T_MAX_OTHER:
-			set->max_other_cpu = gs_opt_double("--max-other-cpu", optarg, 0, 100) / 100;
-			break;
-		case T_MAX_BUSY:
-			set->max_busy_before = gs_opt_double("--max-busy", optarg, 0, 100) / 100;
-			break;
-		case T_PROBE: set->probe_factor = gs_opt_double("--probe-factor", optarg, 0, 100); break;
-		default: gs_die_bad_option(c, argv);
-		}
-	}
+	gs_opt_parse(&table, t, argc, argv, parse_special);
 	if (optind < argc)
 		t->suite_path = argv[optind++];
 	if (optind < argc)
@@ -585,7 +597,7 @@ int gsu_tune_main(int argc, char **argv)
 {
 	static struct tune t;
 	static struct gsu_suite su;
-	struct gsu_settings set = {
+	t.set = (struct gsu_settings){
 		.bootstrap_iters = 2000, .max_other_cpu = 0.10, .max_busy_before = 0.20,
 		.retries = 2, .load_timeout_ns = 60 * NSEC_PER_SEC,
 		.stop_timeout_ns = 15 * NSEC_PER_SEC, .settle_ns = 10 * NSEC_PER_SEC,
@@ -599,7 +611,7 @@ int gsu_tune_main(int argc, char **argv)
 	t.rounds = 1;
 	t.eta = 3;
 	t.final_rounds = 6;
-	parse(argc, argv, &t, &set);
+	parse(argc, argv, &t);
 	if (!t.nknob) {
 		gsu_tune_parse_knob("lat-cri-boost=0,128,512", &t.knob[t.nknob++], err, sizeof(err));
 		gsu_tune_parse_knob("slice-scale=50,100,200", &t.knob[t.nknob++], err, sizeof(err));
@@ -608,7 +620,7 @@ int gsu_tune_main(int argc, char **argv)
 		gs_die(EXIT_USAGE, "option --knob: %s", err);
 	make_workdir(&t);
 	load_workload(&t, &su);
-	set.confidence = su.confidence;
+	t.set.confidence = su.confidence;
 	pick_metric(&t, &su.w[0]);
 	if (!t.nmatch && su.w[0].kind == GSU_FRAMEBENCH)
 		framebench_match(&t, &su, &su.w[0]);
@@ -644,9 +656,9 @@ int gsu_tune_main(int argc, char **argv)
 	}
 	gsu_install_signal_handlers();
 	t.started = epoch();
-	ok = search(&t, &su, &set);
+	ok = search(&t, &su, &t.set);
 	if (ok)
-		ok = final_round(&t, &su, &set);
+		ok = final_round(&t, &su, &t.set);
 	t.ended = epoch();
 	if (gsu_stop_signal)
 		rc = EXIT_RUNTIME;

@@ -73,6 +73,7 @@ struct tune {
 	uint64_t duration_ns, cooldown_ns;
 	bool quiet;
 	char workdir[400];
+	struct gsu_settings set;	/* the runs' (options as for gamesuite run) */
 	/* the search */
 	int metric;		/* index among the workload kind's metrics */
 	bool higher_better;

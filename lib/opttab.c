@@ -3,6 +3,7 @@
 #include "opttab.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -21,6 +22,8 @@ void gs_opt_getopt(const struct gs_opt_table *t, struct option *longopts,
 		};
 		if (t->opt[i].short_name)
 			*sp++ = t->opt[i].short_name;
+		if (t->opt[i].short_name && t->opt[i].value)
+			*sp++ = ':';
 	}
 	longopts[t->n] = (struct option){ 0 };
 	*sp = '\0';
@@ -83,7 +86,13 @@ bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg)
 		*(bool *)field = true;
 		return true;
 	case GS_OPT_U64:
+		/* 2^64 (UINT64_MAX as a double) does not convert back */
 		*(uint64_t *)field = gs_opt_u64(name, arg, (uint64_t)o->min,
+						o->max >= 0x1p64 ? UINT64_MAX :
+						(uint64_t)o->max);
+		return true;
+	case GS_OPT_INT:
+		*(int *)field = (int)gs_opt_u64(name, arg, (uint64_t)o->min,
 						(uint64_t)o->max);
 		return true;
 	case GS_OPT_NUMBER:
@@ -93,9 +102,38 @@ bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg)
 		*(const char **)field = arg;
 		return true;
 	case GS_OPT_SPECIAL:
+	case GS_OPT_HELP:
 		break;
 	}
 	return false;
+}
+
+int gs_opt_parse(const struct gs_opt_table *t, void *base, int argc,
+		 char **argv, gs_opt_special_fn *special)
+{
+	struct option *lo = calloc(t->n + 1, sizeof(*lo));
+	char *so = malloc(2 * t->n + 2);
+	int c;
+
+	if (!lo || !so)
+		gs_die(EXIT_RUNTIME, "out of memory");
+	gs_opt_getopt(t, lo, so);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		const struct gs_opt *o = gs_opt_of(t, c);
+
+		if (c == ':' || !o)
+			gs_die_bad_option(c, argv);
+		if (o->type == GS_OPT_HELP) {
+			gs_opt_usage(t, stdout);
+			exit(EXIT_OK);
+		}
+		if (!gs_opt_store(o, base, optarg))
+			special(o, optarg, base);
+	}
+	free(lo);
+	free(so);
+	return optind;
 }
 
 bool gs_opt_is(const struct gs_opt_table *t, const char *name)

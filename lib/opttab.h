@@ -2,8 +2,12 @@
 /*
  * An option table that is also --help: each option's name, value, range,
  * the field it sets and its help lines, from which getopt_long's tables
- * and the help text are both made, so they cannot disagree. lavd's
- * options use it (lavd/options.c); the other parsers can move onto it.
+ * and the help text are both made, so they cannot disagree. Parsers on
+ * it: lavd (lavd/options.c), framebench (cli.c), gamesuite (main.c,
+ * tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and frametrace's
+ * import, export, report, profile and compare commands. Not yet:
+ * frametrace record and watch (their shared options, recopts.h, stop at
+ * the first operand and count -v, which the table does not do).
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H
@@ -17,9 +21,11 @@
 enum gs_opt_type {
 	GS_OPT_SET,	/* no value: sets a bool */
 	GS_OPT_U64,	/* an integer in [min, max], into a uint64_t */
+	GS_OPT_INT,	/* an integer in [min, max], into an int */
 	GS_OPT_NUMBER,	/* a decimal number in [min, max], into a double */
 	GS_OPT_STRING,	/* kept as given (a path) */
 	GS_OPT_SPECIAL,	/* the program handles it, by id */
+	GS_OPT_HELP,	/* gs_opt_parse prints --help and exits 0 */
 };
 
 struct gs_opt {
@@ -47,7 +53,7 @@ struct gs_opt_table {
 /* getopt_long returns GS_OPT_LONG + i for opt[i] given by its long name */
 #define GS_OPT_LONG 256
 
-/* getopt_long's tables: longopts has n + 1 entries, shortopts n + 2. */
+/* getopt_long's tables: longopts has n + 1 entries, shortopts 2n + 2. */
 void gs_opt_getopt(const struct gs_opt_table *t, struct option *longopts,
 		   char *shortopts);
 /* The option getopt_long's code c stands for, or NULL. */
@@ -56,6 +62,16 @@ void gs_opt_usage(const struct gs_opt_table *t, FILE *f);
 /* The value of a typed option into the struct at base (bad values exit
  * with a message); false for GS_OPT_SPECIAL, which is the caller's. */
 bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg);
+/* The program's handling of a GS_OPT_SPECIAL option: arg is its value
+ * (NULL if it takes none), base the options struct. */
+typedef void gs_opt_special_fn(const struct gs_opt *o, const char *arg,
+			       void *base);
+/* Parses argv's options (getopt_long, opterr off) into base: typed ones
+ * are stored, GS_OPT_SPECIAL ones go to special, GS_OPT_HELP prints the
+ * help and exits 0, bad ones exit 2 naming the option. Returns optind,
+ * where the operands start. */
+int gs_opt_parse(const struct gs_opt_table *t, void *base, int argc,
+		 char **argv, gs_opt_special_fn *special);
 /* Whether name is one of the table's long names. */
 bool gs_opt_is(const struct gs_opt_table *t, const char *name);
 

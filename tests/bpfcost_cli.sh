@@ -18,6 +18,8 @@ expect() {
 	expect_output "$want" "$pat" "$C" "$@"
 }
 expect 0 '^usage: bpfcost ' --help
+# --help is made from the option table (lib/opttab.c): every option listed
+expect 0 '^  --prefix P  *cut P from the programs' --help
 expect 2 "^bpfcost: unexpected argument 'extra' (see --help)$" extra
 expect 2 "^bpfcost: unknown option '--bogus' (see --help)$" --bogus
 

@@ -126,6 +126,10 @@ fi
 # help, version, profiles
 "$FB" --help >"$T/out" 2>&1 || fail "--help exits non-zero"
 grep -q -- "--dump-plan" "$T/out" || fail "--help lacks --dump-plan"
+# --help is made from the option table (lib/opttab.c): each option with its help
+grep -q '^  --workers N  *job-system workers (default: the profile.s)$' "$T/out" ||
+	fail "--help lacks '  --workers N  job-system workers': $(cat "$T/out")"
+"$FB" -q -s 18446744073709551615 --dump-plan >/dev/null 2>&1 || fail "--seed UINT64_MAX refused"
 "$FB" --version | grep -q '^framebench [0-9]' || fail "--version"
 "$FB" --list-profiles >"$T/out" || fail "--list-profiles exits non-zero"
 for p in proton unreal esports strategy; do

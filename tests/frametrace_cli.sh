@@ -26,6 +26,17 @@ expect 2 "usage: frametrace COMMAND"
 expect 2 "unknown command 'frob'" frob
 expect 0 "" --help
 expect 2 "usage: frametrace import" import "$FX"
+# each command's --help is made from its option table (lib/opttab.c)
+# help_has COMMAND PATTERN: COMMAND --help (stdout, exit 0) lists it
+help_has() {
+	"$FT" "$1" --help >"$T/help" 2>&1 && grep -q -- "$2" "$T/help" &&
+		pass "$1 --help: $2" || fail "$1 --help lacks '$2': $(cat "$T/help")"
+}
+help_has import '^  -q, --quiet  *no summary line'
+help_has export '^  --max-flows N  *--json: at most N wake-up flow arrows (default 50000)$'
+help_has profile '^  -h, --help  *this help$'
+help_has compare '^  --pid-b PID  *the game.s process in B'
+help_has report '^  --top N  *rows per table (default 15)$'
 # getopt's complaints, worded as in every program of the project; watch
 # gets -o in $T so that a check that stopped failing (watch would start as
 # root) writes nothing into the working directory

@@ -36,6 +36,13 @@ printf 'workload g\n  kind game\n  command true\n  mangohud-config /dev/null\n' 
 "$GS" run "$T/g.suite" --sched eevdf --bogus >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -qx "gamesuite: unknown option '--bogus' (see --help)" "$T/out" &&
 	pass "unknown option: exit 2" || fail "unknown option: $(cat "$T/out")"
+# --help is made from the option table (lib/opttab.c): every option listed
+"$GS" --help >"$T/out" 2>&1
+[ $? -eq 0 ] && grep -q '^  --version  *print the version$' "$T/out" &&
+	pass "--help lists --version" || fail "--help: $(cat "$T/out")"
+"$GS" run "$T/g.suite" --sched eevdf --version >"$T/out" 2>&1
+[ $? -eq 0 ] && grep -q '^gamesuite .* (gamesched)$' "$T/out" &&
+	pass "run ... --version prints the version" || fail "run --version: $(cat "$T/out")"
 "$GS" run "$T/g.suite" --sched >"$T/out" 2>&1
 [ $? -eq 2 ] && grep -qx "gamesuite: option '--sched' needs a value (see --help)" "$T/out" &&
 	pass "option without its value: exit 2" || fail "option without its value: $(cat "$T/out")"

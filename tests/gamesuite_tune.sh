@@ -30,6 +30,13 @@ expect_exit 2 "option --bg: with --framebench only" "$GS" tune "$T/none.suite" -
 	-o "$T/x.conf" --bg hogs:1
 expect_exit 2 "gamesuite: unknown option '--bogus' (see --help)" "$GS" tune --bogus
 expect_exit 2 "option --rounds" "$GS" tune --framebench unreal -o "$T/x.conf" --rounds 0
+expect_exit 2 "option --max-busy: expected a number in [0, 100], got '101'" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --max-busy 101
+expect_exit 2 "option --settle: expected a duration" "$GS" tune --framebench unreal \
+	-o "$T/x.conf" --settle 2d
+# --help is made from the option table (lib/opttab.c): each option listed
+"$GS" tune --help >"$T/help" 2>&1 && grep -q '^  --probe-factor X  *\.\.\. or a fixed-work probe' "$T/help" &&
+	pass "tune --help lists --probe-factor" || fail "tune --help: $(cat "$T/help")"
 expect_exit 2 "tune: workload tuned: framebench's plan does not say the game's process (framebench: unknown profile 'nosuch'" \
 	"$GS" tune --framebench nosuch -o "$T/x.conf"
 

@@ -17,6 +17,9 @@ expect() {
 }
 
 expect 0 '^usage: scx_minimal .*--lavd-shape' --help
+# --help is made from the option table (lib/opttab.c): each option listed
+expect 0 '^  --slice-us N  *every run.s slice, microseconds (default 20000)$' -h
+expect 2 "option --stats: expected an integer in \[1, 3600\], got '0'" -s 0
 expect 2 "^scx_minimal: unknown option '--bogus' (see --help)$" --bogus
 expect 2 "option --slice-us: expected an integer in \[100, 1000000\], got '5'" --slice-us 5
 expect 2 "^scx_minimal: option '--slice-us' needs a value (see --help)$" --slice-us

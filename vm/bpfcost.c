@@ -13,45 +13,48 @@
  * or the programs cannot be listed (not root), 2 bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bpfcost.h"
+#include "opttab.h"
 #include "util.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: bpfcost [--who NAME] [--prefix P]\n"
-		   "Prints every loaded BPF program's cost per call "
-		   "(kernel.bpf_stats_enabled=1).\n");
-}
+struct opts {
+	const char *who, *prefix;
+};
+
+#define FIELD(f) offsetof(struct opts, f)
+
+static const struct opts defaults = { .who = "bpfcost", .prefix = "lavd_" };
+
+static const struct gs_opt specs[] = {
+	{ "who", 0, "NAME", GS_OPT_STRING, FIELD(who),
+	  .help = "start the line with NAME (default bpfcost)" },
+	{ "prefix", 0, "P", GS_OPT_STRING, FIELD(prefix),
+	  .help = "cut P from the programs' names (default lavd_)" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: bpfcost [--who NAME] [--prefix P]\n"
+	"Prints every loaded BPF program's cost per call "
+	"(kernel.bpf_stats_enabled=1).\n\n",
+	"", &defaults, 18,
+};
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "who", required_argument, NULL, 'w' },
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *who = "bpfcost", *prefix = "lavd_";
-	int c;
+	struct opts o = defaults;
+	int i;
 
 	gs_set_prog(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'w': who = optarg; break;
-		case 'p': prefix = optarg; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: gs_die_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		gs_die_extra_argument(argv[optind]);
-	if (gs_print_loaded_bpf_cost(who, prefix) < 0) {
+	i = gs_opt_parse(&table, &o, argc, argv, NULL);
+	if (i < argc)
+		gs_die_extra_argument(argv[i]);
+	if (gs_print_loaded_bpf_cost(o.who, o.prefix) < 0) {
 		if (errno == ENODATA)
 			gs_die(EXIT_RUNTIME, "kernel.bpf_stats_enabled is not 1: "
 					     "no cost is counted");

@@ -15,7 +15,6 @@
  * 2 bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -30,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "opttab.h"
 #include "rng.h"
 #include "util.h"
 
@@ -181,53 +181,67 @@ static void *life(void *arg)
 	return NULL;
 }
 
+struct opts {
+	uint64_t threads, dur_ns, seed;
+};
+
+#define FIELD(f) offsetof(struct opts, f)
+
+static const struct opts defaults = {
+	.threads = 200, .dur_ns = 10ULL * 1000000000ULL, .seed = 1,
+};
+
+static const struct gs_opt specs[] = {
+	{ "threads", 't', "N", GS_OPT_U64, FIELD(threads), 1, MAX_THREADS,
+	  .show_default = true,
+	  .help = "threads kept alive at once, 1-4096" },
+	/* a duration with a unit (gs_opt_duration_ns): the program's own */
+	{ "duration", 'd', "D", GS_OPT_SPECIAL, FIELD(dur_ns),
+	  .help = "how long to run: 10s, 500ms, ... (1ms-1h, default 10s)" },
+	{ "seed", 's', "N", GS_OPT_U64, FIELD(seed), 0, (double)UINT64_MAX,
+	  .show_default = true,
+	  .help = "seed of the threads' random lives" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: churn [--threads N] [--duration D] [--seed N]\n"
+	"Keeps N threads of short random lives alive: a scheduler stress load.\n\n",
+	"", &defaults, 20,
+};
+
+/* --duration, the only GS_OPT_SPECIAL option */
+static void parse_duration(const struct gs_opt *s, const char *arg, void *base)
+{
+	((struct opts *)base)->dur_ns =
+		gs_opt_duration_ns("--duration", arg, 1000000000ULL, 1000000ULL,
+				   3600ULL * 1000000000ULL);
+	(void)s;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	uint64_t nthreads = 200, dur_ns = 10ULL * 1000000000ULL, seed = 1, end, stuck = 0;
+	struct opts o = defaults;
+	uint64_t end, stuck = 0;
 	pthread_attr_t attr;
 	struct gs_rng r;
-	int c;
+	int i;
 
 	gs_set_prog(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:d:s:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			nthreads = gs_opt_u64("--threads", optarg, 1, MAX_THREADS);
-			break;
-		case 'd':
-			dur_ns = gs_opt_duration_ns("--duration", optarg, 1000000000ULL,
-						    1000000ULL, 3600ULL * 1000000000ULL);
-			break;
-		case 's':
-			seed = gs_opt_u64("--seed", optarg, 0, UINT64_MAX);
-			break;
-		case 'h':
-			printf("usage: churn [--threads N] [--duration D] [--seed N]\n");
-			return EXIT_OK;
-		default:
-			gs_die_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		gs_die_extra_argument(argv[optind]);
+	i = gs_opt_parse(&table, &o, argc, argv, parse_duration);
+	if (i < argc)
+		gs_die_extra_argument(argv[i]);
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
 		ncpu = 1;
-	gs_rng_seed(&r, seed);
+	gs_rng_seed(&r, o.seed);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
-	end = gs_now_ns() + dur_ns;
+	end = gs_now_ns() + o.dur_ns;
 	while (gs_now_ns() < end) {
-		while (live < (int)nthreads && gs_now_ns() < end) {
+		while (live < (int)o.threads && gs_now_ns() < end) {
 			pthread_t t;
 
 			live++;

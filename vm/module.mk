@@ -46,6 +46,8 @@ $(BUILD)/bpfcost: $(BUILD)/vm/bpfcost.o $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
 # its command line on the host; loading it is the VM test's yardstick phase
 INTEGRATION_TESTS += tests/scx_minimal_cli.sh
+# churn's options (a short run)
+INTEGRATION_TESTS += tests/churn_cli.sh
 # bpfcost: usage, statistics off, and a loaded program's cost (root)
 INTEGRATION_TESTS += tests/bpfcost_cli.sh
 # the harness's host side: mode resolution, vm-fidelity's refusals and table

@@ -18,7 +18,8 @@
  * it (the reason is printed), 2 bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfcost.h"
+#include "opttab.h"
 #include "util.h"
 
 typedef __u8 u8;
@@ -63,57 +65,62 @@ static void read_counts(struct scx_minimal *skel, unsigned long long sum[2])
 	free(v);
 }
 
+struct opts {
+	uint64_t stats_s, slice_us;
+	bool shaped;
+};
+
+#define FIELD(f) offsetof(struct opts, f)
+
+static const struct opts defaults = { .slice_us = 20000 };
+
+static const struct gs_opt specs[] = {
+	{ "stats", 's', "SECS", GS_OPT_U64, FIELD(stats_s), 1, 3600,
+	  .help = "every SECS seconds, print how many wakeups went\n"
+		  "straight to an idle CPU and how many were queued" },
+	/* the kernel's SCX_SLICE_DFL by default; lavd's is 5000 */
+	{ "slice-us", 0, "N", GS_OPT_U64, FIELD(slice_us), 100, 1000000,
+	  .show_default = true,
+	  .help = "every run's slice, microseconds" },
+	{ "lavd-shape", 0, NULL, GS_OPT_SET, FIELD(shaped),
+	  .help = "every callback lavd has, without its policy" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: scx_minimal [--stats SECS] [--slice-us N] [--lavd-shape]\n"
+	"Loads the minimal sched_ext scheduler until SIGINT or SIGTERM (a\n"
+	"yardstick for the VM's measurements).\n\n",
+	"", &defaults, 20,
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "stats", required_argument, NULL, 's' },
-		{ "slice-us", required_argument, NULL, 'l' },
-		{ "lavd-shape", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	uint64_t stats_s = 0, waited = 0, slice_us = 20000;
+	struct opts o = defaults;
+	uint64_t waited = 0;
 	struct bpf_map *ops, *unused;
 	struct bpf_program *prog;
 	const char *prefix;
-	bool shaped = false;
 	unsigned long long n[2];
 	struct scx_minimal *skel;
 	struct bpf_link *link;
-	int c, rc = EXIT_OK;
+	int i, rc = EXIT_OK;
 
 	gs_set_prog(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			stats_s = gs_opt_u64("--stats", optarg, 1, 3600);
-			break;
-		case 'l':
-			slice_us = gs_opt_u64("--slice-us", optarg, 100, 1000000);
-			break;
-		case 'L':
-			shaped = true;
-			break;
-		case 'h':
-			printf("usage: scx_minimal [--stats SECS] [--slice-us N] [--lavd-shape]\n");
-			return EXIT_OK;
-		default:
-			gs_die_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		gs_die_extra_argument(argv[optind]);
+	i = gs_opt_parse(&table, &o, argc, argv, NULL);
+	if (i < argc)
+		gs_die_extra_argument(argv[i]);
 
 	skel = scx_minimal__open();
 	if (!skel)
 		gs_die(EXIT_RUNTIME, "cannot open the BPF scheduler: %s", strerror(errno));
-	skel->rodata->slice_ns = slice_us * 1000;
+	skel->rodata->slice_ns = o.slice_us * 1000;
 	/* one of the two schedulers is loaded: the other's map and programs
 	 * are left out */
-	prefix = shaped ? "shaped_" : "minimal_";
-	ops = shaped ? skel->maps.shaped_ops : skel->maps.minimal_ops;
-	unused = shaped ? skel->maps.minimal_ops : skel->maps.shaped_ops;
+	prefix = o.shaped ? "shaped_" : "minimal_";
+	ops = o.shaped ? skel->maps.shaped_ops : skel->maps.minimal_ops;
+	unused = o.shaped ? skel->maps.minimal_ops : skel->maps.shaped_ops;
 	bpf_map__set_autocreate(unused, false);
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, !strncmp(bpf_program__name(prog), prefix,
@@ -135,12 +142,12 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	printf("scx_minimal: attached%s, slice %llu us\n", shaped ? " (lavd's shape)" : "",
-	       (unsigned long long)slice_us);
+	printf("scx_minimal: attached%s, slice %llu us\n", o.shaped ? " (lavd's shape)" : "",
+	       (unsigned long long)o.slice_us);
 	fflush(stdout);
 	while (!stop && !skel->data->uei.kind) {
 		sleep(1);
-		if (stats_s && ++waited % stats_s == 0) {
+		if (o.stats_s && ++waited % o.stats_s == 0) {
 			read_counts(skel, n);
 			printf("[%llus] idle-placed %llu queued %llu\n",
 			       (unsigned long long)waited, n[0], n[1]);
