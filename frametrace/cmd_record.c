@@ -10,7 +10,6 @@
  * drain) is counted and reported.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include "feed.h"
 #include "ftbpf.h"
 #include "ftutil.h"
+#include "opttab.h"
 #include "present_attach.h"
 #include "procnames.h"
 #include "recopts.h"
@@ -202,79 +202,58 @@ static int on_frame(void *ctx, int pid, const struct gs_feed_frame *f)
 
 /* ---- the command ----------------------------------------------------- */
 
-static void usage(FILE *f)
+enum { ID_OUTPUT = FT_RO_OWN };
+
+#define FIELD(f) offsetof(struct record_opts, f)
+static const struct gs_opt specs[] = {
+	{ "output", 'o', "FILE", GS_OPT_SPECIAL, .id = ID_OUTPUT,
+	  .help = "trace file to write (required)" },
+	FT_RECORDING_OPTS(struct record_opts),
+	{ "buffer-mb", 0, "N", GS_OPT_U64, FIELD(ring_mb), 1, 1024,
+	  .help = "the per-CPU rings together (default 8)" },
+	{ "drain-ms", 0, "N", GS_OPT_U64, FIELD(drain_ms), 1, 10000,
+	  .help = "drain interval (default 25)" },
+	{ "with-wakeup", 0, NULL, GS_OPT_SET, FIELD(with_wakeup),
+	  .help = "also record sched_wakeup" },
+	{ "syscall-futex", 0, NULL, GS_OPT_SET, FIELD(force_syscalls),
+	  .help = "futex calls from the syscall tracepoints" },
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: frametrace record -o FILE [options] [-- CMD [ARG...]]\n"
+	"  Records scheduler events (BPF, root) system-wide until CMD\n"
+	"  exits, --duration passes, or SIGINT/SIGTERM.\n",
+	"", NULL, 24, .in_order = true,
+};
+
+static void record_special(const struct gs_opt *s, const char *arg,
+			   void *base)
 {
-	fprintf(f,
-		"usage: frametrace record -o FILE [options] [-- CMD [ARG...]]\n"
-		"  Records scheduler events (BPF, root) system-wide until CMD\n"
-		"  exits, --duration passes, or SIGINT/SIGTERM.\n"
-		"  -o, --output FILE     trace file to write (required)\n"
-		"  -d, --duration D      stop after D (e.g. 10s)\n"
-		"      --present auto|FUNC[@LIB]  frames from present calls (uprobes):\n"
-		"                        auto: glXSwapBuffers, eglSwapBuffers,\n"
-		"                        vkQueuePresentKHR in the libraries the target\n"
-		"                        maps; FUNC[@LIB] another function (repeatable)\n"
-		"  -p, --pid PID         the target of --present (else the command)\n"
-		"      --buffer-mb N     the per-CPU rings together (default 8)\n"
-		"      --drain-ms N      drain interval (default 25)\n"
-		"      --with-wakeup     also record sched_wakeup\n"
-		"      --no-futex        do not record futex calls\n"
-		"      --no-markers      do not record trace_marker writes\n"
-		"      --markers         record them from the start; by default, with\n"
-		"                        a command or -p, once the target opens\n"
-		"                        trace_marker (a program on every system call\n"
-		"                        costs even processes that write none)\n"
-		"      --futex-calls     every futex call (fexit, else a program on\n"
-		"                        every system call), not only the waits that\n"
-		"                        sleep and the wake-ups they get (default)\n"
-		"      --syscall-futex   futex calls from the syscall tracepoints\n"
-		"      --feed-pid PID    read only this framebench's feed\n"
-		"      --feed-dir DIR    where feeds live (default /dev/shm)\n"
-		"  -q, --quiet           no summary on stderr\n"
-		"  -v, --verbose         libbpf messages\n");
+	struct record_opts *o = base;
+
+	if (s->id == ID_OUTPUT)
+		o->out = ft_opt_path("-o", arg);
+	else
+		ft_rec_special(s->id, arg, &o->duration, &o->present);
 }
 
-/* Options into r->o; -1 to go on, or the exit status (--help, bad
- * usage). Bad values exit here with a message. */
+/* Options into r->o; -1 to go on. Bad usage exits 2 with a message,
+ * --help exits 0 (lib/opttab.c). */
 static int parse_options(struct recorder *r, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "buffer-mb", required_argument, NULL, 'b' },
-		{ "drain-ms", required_argument, NULL, 'D' },
-		{ "with-wakeup", no_argument, NULL, 'W' },
-		{ "syscall-futex", no_argument, NULL, 'S' },
-		FT_RECORDING_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct record_opts *o = &r->o;
-	const struct ft_rec_common rc = FT_REC_COMMON(o);
-	int c;
 
 	memset(r, 0, sizeof(*r));
 	o->feed_dir = "/dev/shm";
 	o->drain_ms = 25;
 	o->ring_mb = 8;
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->out = ft_opt_path("-o", optarg); break;
-		case 'b': o->ring_mb = gs_opt_u64("--buffer-mb", optarg, 1, 1024); break;
-		case 'D': o->drain_ms = gs_opt_u64("--drain-ms", optarg, 1, 10000); break;
-		case 'W': o->with_wakeup = true; break;
-		case 'S': o->force_syscalls = true; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default:
-			if (!ft_rec_option(c, optarg, &rc))
-				gs_die_bad_option(c, argv);
-		}
-	}
+	optind = gs_opt_parse(&table, o, argc, argv, record_special);
 	if ((o->ring_mb & (o->ring_mb - 1)))
 		gs_die(EXIT_USAGE, "option --buffer-mb: expected a power of two, got '%" PRIu64 "'", o->ring_mb);
 	if (!o->out) {
-		usage(stderr);
+		gs_opt_usage(&table, stderr);
 		gs_die(EXIT_USAGE, "record: -o FILE is required");
 	}
 	o->command = optind < argc ? argv + optind : NULL;

@@ -11,7 +11,6 @@
 #include "watch.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "child.h"
 #include "cmds.h"
 #include "ftutil.h"
+#include "opttab.h"
 #include "marker.h"
 #include "procnames.h"
 #include "recopts.h"
@@ -215,77 +215,101 @@ static int on_record(void *ctx, void *data, size_t size)
 
 /* ---- the command ----------------------------------------------------- */
 
-static void usage(FILE *f)
+enum {
+	ID_DIR = FT_RO_OWN, ID_PRE, ID_POST, ID_FRAME_MS, ID_FACTOR,
+	ID_MIN_FRAMES, ID_FRAMES_FROM, ID_MANGOHUD, ID_WAKELAT, ID_MIN_GAP,
+	ID_MAX_DISK,
+};
+
+#define FIELD(f) offsetof(struct ft_watch_opts, f)
+#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
+static const struct gs_opt specs[] = {
+	{ "dir", 'o', "DIR", SPECIAL(ID_DIR),
+	  .help = "captures go here (default .): capture-NNN.ftr,\n"
+		  "captures.log (one line each), watch.pid" },
+	{ "pre", 0, "D", SPECIAL(ID_PRE),
+	  .help = "window before a trigger (default 2s)" },
+	{ "post", 0, "D", SPECIAL(ID_POST),
+	  .help = "window after it (default 500ms)" },
+	{ "frame-ms", 0, "X", SPECIAL(ID_FRAME_MS), .section = "triggers",
+	  .help = "a frame longer than X ms" },
+	{ "frame-factor", 0, "K", SPECIAL(ID_FACTOR),
+	  .help = "a frame longer than K x the running median\n"
+		  "of the last 301 frames (default 4 when no\n"
+		  "other trigger is given)" },
+	{ "min-frames", 0, "N", SPECIAL(ID_MIN_FRAMES),
+	  .help = "frames before --frame-factor applies (60)" },
+	{ "frames-from", 0, "SRC", SPECIAL(ID_FRAMES_FROM),
+	  .help = "feed, markers, mangohud, present or auto\n"
+		  "(default: the framebench feed, else\n"
+		  "trace_marker counters and present calls)" },
+	{ "mangohud", 0, "PATH", SPECIAL(ID_MANGOHUD),
+	  .help = "a MangoHud log (or its folder) being written" },
+	{ "wakelat", 0, "D", SPECIAL(ID_WAKELAT),
+	  .help = "a wake-up latency above D ..." },
+	{ "wakelat-comm", 0, "NAME", GS_OPT_STRING, FIELD(wakelat_comm),
+	  .help = "... of threads whose name starts with NAME" },
+	{ "warmup-triggers", 0, NULL, GS_OPT_SET, FIELD(warmup_triggers),
+	  .help = "also trigger on framebench warm-up frames" },
+	{ "min-gap", 0, "D", SPECIAL(ID_MIN_GAP), .section = "limits",
+	  .help = "between captures (default 10s)" },
+	{ "max-captures", 0, "N", GS_OPT_U64, FIELD(max_captures), 1, 100000,
+	  .help = "(default 10)" },
+	{ "max-disk", 0, "MB", SPECIAL(ID_MAX_DISK),
+	  .help = "total size of captures (default 512)" },
+	{ "ring-slots", 0, "N", GS_OPT_U64, FIELD(ring_slots), 1024, 1 << 24,
+	  .section = "ring",
+	  .help = "events per CPU, power of two (default 131072,\n"
+		  "4 MiB a CPU)" },
+	{ "user-ring", 0, NULL, GS_OPT_SET, FIELD(user_ring),
+	  .help = "stream events into a user-space ring instead" },
+	FT_RECORDING_OPTS(struct ft_watch_opts),
+	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
+};
+static const struct gs_opt_table table = {
+	specs, ARRAY_SIZE(specs),
+	"usage: frametrace watch [options] [-- CMD [ARG...]]\n"
+	"  Keeps the last seconds of scheduling events in a bounded ring and\n"
+	"  saves --pre before to --post after each trigger (root, BPF).\n",
+	"  SIGUSR1, or 'frametrace trigger DIR', saves a capture now.\n",
+	NULL, 26, .in_order = true,
+};
+
+static enum ft_frames_from frames_from(const char *arg)
 {
-	fprintf(f,
-		"usage: frametrace watch [options] [-- CMD [ARG...]]\n"
-		"  Keeps the last seconds of scheduling events in a bounded ring and\n"
-		"  saves --pre before to --post after each trigger (root, BPF).\n"
-		"  -o, --dir DIR           captures go here (default .): capture-NNN.ftr,\n"
-		"                          captures.log (one line each), watch.pid\n"
-		"  --pre D / --post D      window around a trigger (default 2s / 500ms)\n"
-		"  triggers:\n"
-		"  --frame-ms X            a frame longer than X ms\n"
-		"  --frame-factor K        a frame longer than K x the running median\n"
-		"                          of the last 301 frames (default 4 when no\n"
-		"                          other trigger is given)\n"
-		"  --min-frames N          frames before --frame-factor applies (60)\n"
-		"  --frames-from feed|markers|mangohud|present|auto   (default auto:\n"
-		"                          the framebench feed, else trace_marker\n"
-		"                          counters and present calls)\n"
-		"  --present auto|FUNC[@LIB]  frames from present calls (uprobes):\n"
-		"                          auto: glXSwapBuffers, eglSwapBuffers,\n"
-		"                          vkQueuePresentKHR in the libraries the\n"
-		"                          target maps; FUNC[@LIB] another function\n"
-		"  -p, --pid PID           the target of --present (else the command)\n"
-		"  --feed-pid PID          only this framebench's feed\n"
-		"  --mangohud PATH         a MangoHud log (or its folder) being written\n"
-		"  --wakelat D             a wake-up latency above D ...\n"
-		"  --wakelat-comm NAME     ... of threads whose name starts with NAME\n"
-		"  --warmup-triggers       also trigger on framebench warm-up frames\n"
-		"  SIGUSR1, or 'frametrace trigger DIR', saves a capture now\n"
-		"  limits:\n"
-		"  --min-gap D             between captures (default 10s)\n"
-		"  --max-captures N        (default 10)\n"
-		"  --max-disk MB           total size of captures (default 512)\n"
-		"  ring:\n"
-		"  --ring-slots N          events per CPU, power of two (default 131072,\n"
-		"                          4 MiB a CPU)\n"
-		"  --user-ring             stream events into a user-space ring instead\n"
-		"  --no-futex, --no-markers, --markers, --futex-calls   as for record\n"
-		"  -d, --duration D        stop after D (else when CMD exits or SIGINT)\n"
-		"  -q, --quiet             notes only in captures.log\n");
+	if (!strcmp(arg, "auto")) return FT_FRAMES_AUTO;
+	if (!strcmp(arg, "feed")) return FT_FRAMES_FEED;
+	if (!strcmp(arg, "markers")) return FT_FRAMES_MARKERS;
+	if (!strcmp(arg, "mangohud")) return FT_FRAMES_MANGOHUD;
+	if (!strcmp(arg, "present")) return FT_FRAMES_PRESENT;
+	gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud, present or auto, got '%s'", arg);
 }
 
-/* Options into w->o (defaults first); -1 to go on, or the exit status
- * (--help, bad usage). Bad values exit here with a message. */
+static void watch_special(const struct gs_opt *s, const char *arg, void *base)
+{
+	struct ft_watch_opts *o = base;
+
+	switch (s->id) {
+	case ID_DIR: o->dir = ft_opt_path("-o", arg); break;
+	case ID_PRE: o->pre_ns = gs_opt_duration_ns("--pre", arg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
+	case ID_POST: o->post_ns = gs_opt_duration_ns("--post", arg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
+	case ID_FRAME_MS: o->frame_ms = gs_opt_double("--frame-ms", arg, 0.001, 1e7); o->explicit_trigger = true; break;
+	case ID_FACTOR: o->factor = gs_opt_double("--frame-factor", arg, 1.01, 1e6); o->explicit_trigger = true; break;
+	case ID_MIN_FRAMES: o->min_frames = gs_opt_u64("--min-frames", arg, 1, FT_MEDIAN_WIN); break;
+	case ID_FRAMES_FROM: o->frames_from = frames_from(arg); break;
+	case ID_MANGOHUD: o->mangohud = ft_opt_path("--mangohud", arg); o->explicit_trigger = true; break;
+	case ID_WAKELAT: o->wakelat_ns = gs_opt_duration_ns("--wakelat", arg, NSEC_PER_MSEC, 1000, 3600 * NSEC_PER_SEC); o->explicit_trigger = true; break;
+	case ID_MIN_GAP: o->min_gap_ns = gs_opt_duration_ns("--min-gap", arg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC); break;
+	case ID_MAX_DISK: o->max_disk = gs_opt_u64("--max-disk", arg, 1, 1 << 20) << 20; break;
+	default: ft_rec_special(s->id, arg, &o->duration, &o->present);
+	}
+}
+
+/* Options into w->o (defaults first); -1 to go on. Bad usage exits 2
+ * with a message, --help exits 0 (lib/opttab.c). */
 static int parse_options(struct ft_watch *w, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'o' },
-		{ "pre", required_argument, NULL, 'P' },
-		{ "post", required_argument, NULL, 'Q' },
-		{ "frame-ms", required_argument, NULL, 'f' },
-		{ "frame-factor", required_argument, NULL, 'k' },
-		{ "min-frames", required_argument, NULL, 'n' },
-		{ "frames-from", required_argument, NULL, 'F' },
-		{ "mangohud", required_argument, NULL, 'm' },
-		{ "wakelat", required_argument, NULL, 'l' },
-		{ "wakelat-comm", required_argument, NULL, 'c' },
-		{ "warmup-triggers", no_argument, NULL, 'W' },
-		{ "min-gap", required_argument, NULL, 'g' },
-		{ "max-captures", required_argument, NULL, 'x' },
-		{ "max-disk", required_argument, NULL, 'X' },
-		{ "ring-slots", required_argument, NULL, 'r' },
-		{ "user-ring", no_argument, NULL, 'u' },
-		FT_RECORDING_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct ft_watch_opts *o = &w->o;
-	const struct ft_rec_common rc = FT_REC_COMMON(o);
-	bool explicit_trigger = false;
-	int c;
 
 	memset(w, 0, sizeof(*w));
 	o->dir = ".";
@@ -298,43 +322,12 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 	o->ring_slots = 131072;
 	o->feed_dir = "/dev/shm";
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:d:p:qvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->dir = ft_opt_path("-o", optarg); break;
-		case 'P': o->pre_ns = gs_opt_duration_ns("--pre", optarg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
-		case 'Q': o->post_ns = gs_opt_duration_ns("--post", optarg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
-		case 'f': o->frame_ms = gs_opt_double("--frame-ms", optarg, 0.001, 1e7); explicit_trigger = true; break;
-		case 'k': o->factor = gs_opt_double("--frame-factor", optarg, 1.01, 1e6); explicit_trigger = true; break;
-		case 'n': o->min_frames = gs_opt_u64("--min-frames", optarg, 1, FT_MEDIAN_WIN); break;
-		case 'F':
-			if (!strcmp(optarg, "auto")) o->frames_from = FT_FRAMES_AUTO;
-			else if (!strcmp(optarg, "feed")) o->frames_from = FT_FRAMES_FEED;
-			else if (!strcmp(optarg, "markers")) o->frames_from = FT_FRAMES_MARKERS;
-			else if (!strcmp(optarg, "mangohud")) o->frames_from = FT_FRAMES_MANGOHUD;
-			else if (!strcmp(optarg, "present")) o->frames_from = FT_FRAMES_PRESENT;
-			else gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud, present or auto, got '%s'", optarg);
-			break;
-		case 'm': o->mangohud = ft_opt_path("--mangohud", optarg); explicit_trigger = true; break;
-		case 'l': o->wakelat_ns = gs_opt_duration_ns("--wakelat", optarg, NSEC_PER_MSEC, 1000, 3600 * NSEC_PER_SEC); explicit_trigger = true; break;
-		case 'c': o->wakelat_comm = optarg; break;
-		case 'W': o->warmup_triggers = true; break;
-		case 'g': o->min_gap_ns = gs_opt_duration_ns("--min-gap", optarg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC); break;
-		case 'x': o->max_captures = gs_opt_u64("--max-captures", optarg, 1, 100000); break;
-		case 'X': o->max_disk = gs_opt_u64("--max-disk", optarg, 1, 1 << 20) << 20; break;
-		case 'r': o->ring_slots = gs_opt_u64("--ring-slots", optarg, 1024, 1 << 24); break;
-		case 'u': o->user_ring = true; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default:
-			if (!ft_rec_option(c, optarg, &rc))
-				gs_die_bad_option(c, argv);
-		}
-	}
+	optind = gs_opt_parse(&table, o, argc, argv, watch_special);
 	if (o->ring_slots & (o->ring_slots - 1))
 		gs_die(EXIT_USAGE, "option --ring-slots: expected a power of two, got '%" PRIu64 "'", o->ring_slots);
 	if (o->wakelat_comm && !o->wakelat_ns)
 		gs_die(EXIT_USAGE, "option --wakelat-comm needs --wakelat");
-	if (!explicit_trigger)
+	if (!o->explicit_trigger)
 		o->factor = 4;
 	if (o->frames_from == FT_FRAMES_MANGOHUD && !o->mangohud)
 		gs_die(EXIT_USAGE, "option --frames-from mangohud needs --mangohud PATH");

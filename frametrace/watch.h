@@ -122,6 +122,7 @@ struct ft_watch_opts {
 	int verbose;
 	struct ft_present_cli present;	/* --present, -p */
 	char **command;		/* NULL: none */
+	bool explicit_trigger;	/* a trigger option was given */
 };
 
 /* A frame source's last frame times, for its running median. */

@@ -291,7 +291,7 @@ static void parse_special(struct lavd_opts *o, const struct gs_opt *s,
 void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 {
 	struct option longopts[NR_SPECS + 1];
-	char shortopts[2 * NR_SPECS + 2];
+	char shortopts[2 * NR_SPECS + 3];
 	const char *sched_opt = NULL;	/* first long option that configures a load */
 	int c, li;
 

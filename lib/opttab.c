@@ -13,6 +13,8 @@ void gs_opt_getopt(const struct gs_opt_table *t, struct option *longopts,
 {
 	char *sp = shortopts;
 
+	if (t->in_order)
+		*sp++ = '+';
 	*sp++ = ':';	/* a missing value returns ':', not '?' */
 	for (size_t i = 0; i < t->n; i++) {
 		longopts[i] = (struct option){
@@ -95,6 +97,9 @@ bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg)
 		*(int *)field = (int)gs_opt_u64(name, arg, (uint64_t)o->min,
 						(uint64_t)o->max);
 		return true;
+	case GS_OPT_COUNT:
+		++*(int *)field;
+		return true;
 	case GS_OPT_NUMBER:
 		*(double *)field = gs_opt_double(name, arg, o->min, o->max);
 		return true;
@@ -112,7 +117,7 @@ int gs_opt_parse(const struct gs_opt_table *t, void *base, int argc,
 		 char **argv, gs_opt_special_fn *special)
 {
 	struct option *lo = calloc(t->n + 1, sizeof(*lo));
-	char *so = malloc(2 * t->n + 2);
+	char *so = malloc(2 * t->n + 3);
 	int c;
 
 	if (!lo || !so)

@@ -2,12 +2,11 @@
 /*
  * An option table that is also --help: each option's name, value, range,
  * the field it sets and its help lines, from which getopt_long's tables
- * and the help text are both made, so they cannot disagree. Parsers on
- * it: lavd (lavd/options.c), framebench (cli.c), gamesuite (main.c,
- * tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and frametrace's
- * import, export, report, profile and compare commands. Not yet:
- * frametrace record and watch (their shared options, recopts.h, stop at
- * the first operand and count -v, which the table does not do).
+ * and the help text are both made, so they cannot disagree. Every
+ * parser uses it: lavd (lavd/options.c), framebench (cli.c), gamesuite
+ * (main.c, tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and every
+ * frametrace command that takes options (record and watch share their
+ * recording options: frametrace/recopts.h).
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H
@@ -22,6 +21,7 @@ enum gs_opt_type {
 	GS_OPT_SET,	/* no value: sets a bool */
 	GS_OPT_U64,	/* an integer in [min, max], into a uint64_t */
 	GS_OPT_INT,	/* an integer in [min, max], into an int */
+	GS_OPT_COUNT,	/* no value: adds one to an int (-v -v) */
 	GS_OPT_NUMBER,	/* a decimal number in [min, max], into a double */
 	GS_OPT_STRING,	/* kept as given (a path) */
 	GS_OPT_SPECIAL,	/* the program handles it, by id */
@@ -48,12 +48,14 @@ struct gs_opt_table {
 	const char *head, *tail;	/* --help before and after the options */
 	const void *defaults;		/* the options struct with its defaults */
 	int help_column;		/* where the help text starts */
+	bool in_order;			/* stop at the first operand (a command
+					 * after the options keeps its own) */
 };
 
 /* getopt_long returns GS_OPT_LONG + i for opt[i] given by its long name */
 #define GS_OPT_LONG 256
 
-/* getopt_long's tables: longopts has n + 1 entries, shortopts 2n + 2. */
+/* getopt_long's tables: longopts has n + 1 entries, shortopts 2n + 3. */
 void gs_opt_getopt(const struct gs_opt_table *t, struct option *longopts,
 		   char *shortopts);
 /* The option getopt_long's code c stands for, or NULL. */

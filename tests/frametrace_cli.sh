@@ -37,6 +37,11 @@ help_has export '^  --max-flows N  *--json: at most N wake-up flow arrows (defau
 help_has profile '^  -h, --help  *this help$'
 help_has compare '^  --pid-b PID  *the game.s process in B'
 help_has report '^  --top N  *rows per table (default 15)$'
+# record and watch: the shared recording options from one table part
+# (frametrace/recopts.h)
+help_has record '^  -h, --help  *this help$'
+help_has watch '^recording:$'
+help_has watch '^  -v, --verbose  *libbpf messages$'
 # getopt's complaints, worded as in every program of the project; watch
 # gets -o in $T so that a check that stopped failing (watch would start as
 # root) writes nothing into the working directory
