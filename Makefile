@@ -56,10 +56,12 @@ LIB_SRCS := lib/util.c lib/stats.c lib/json.c lib/mangohud.c lib/sysinfo.c lib/h
 	lib/spawn.c lib/datadir.c lib/bpfcost.c lib/fbprofile.c lib/fbprofile_join.c lib/fbdist.c lib/opttab.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBGS := $(BUILD)/lib/libgs.a
+# every archive is made afresh: ar keeps members whose source moved away
+ARCHIVE = rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBGS): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(ARCHIVE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

@@ -21,7 +21,7 @@ $(FB_OBJDIR)/builtin.o: $(wildcard framebench/profiles/*.profile)
 
 $(FB_LIB): $(FB_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(ARCHIVE)
 
 PROGRAMS += $(BUILD)/framebench
 $(BUILD)/framebench: $(FB_OBJDIR)/main.o $(FB_LIB) $(LIBGS)

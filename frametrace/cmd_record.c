@@ -249,7 +249,7 @@ static int parse_options(struct recorder *r, int argc, char **argv)
 	o->drain_ms = 25;
 	o->ring_mb = 8;
 	optind = 1;
-	optind = gs_opt_parse(&table, o, argc, argv, record_special);
+	gs_opt_parse(&table, o, argc, argv, record_special);
 	if ((o->ring_mb & (o->ring_mb - 1)))
 		gs_die(EXIT_USAGE, "option --buffer-mb: expected a power of two, got '%" PRIu64 "'", o->ring_mb);
 	if (!o->out) {

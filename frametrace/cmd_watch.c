@@ -322,7 +322,7 @@ static int parse_options(struct ft_watch *w, int argc, char **argv)
 	o->ring_slots = 131072;
 	o->feed_dir = "/dev/shm";
 	optind = 1;
-	optind = gs_opt_parse(&table, o, argc, argv, watch_special);
+	gs_opt_parse(&table, o, argc, argv, watch_special);
 	if (o->ring_slots & (o->ring_slots - 1))
 		gs_die(EXIT_USAGE, "option --ring-slots: expected a power of two, got '%" PRIu64 "'", o->ring_slots);
 	if (o->wakelat_comm && !o->wakelat_ns)

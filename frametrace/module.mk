@@ -53,7 +53,7 @@ FT_LIB_OBJS := $(FT_CORE_OBJS)
 # (rebuilt from scratch: a member left from a removed source would linger)
 $(FT_LIB): $(FT_LIB_OBJS)
 	@rm -f $@
-	rm -f $@ && $(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # cmocka unit tests (their own rule: they link the frametrace core), by
 # subject: reading traces, analysing them, and what is written for others.

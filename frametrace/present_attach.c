@@ -258,11 +258,15 @@ static size_t attach_files(struct ft_presents *p, pid_t pid,
 
 	if (p->autodetect) {
 		struct ft_present_target tg[16];
-		bool *glvnd = calloc(n ? n : 1, sizeof(*glvnd));
+		bool *glvnd = calloc(n ? n : 1, sizeof(*glvnd)), glx = false;
 		size_t k;
 
+		/* libGL's ELF matters only while no libGLX is mapped (with
+		 * one, libGL is never probed): no reads on later scans */
+		for (size_t i = 0; i < n && !glx; i++)
+			glx = !strncmp(base(paths[i]), "libGLX.so", 9);
 		/* the file as the process sees it, else as we do */
-		for (size_t i = 0; glvnd && i < n; i++) {
+		for (size_t i = 0; glvnd && !glx && i < n; i++) {
 			char real[600];
 
 			if (strncmp(base(paths[i]), "libGL.so", 8))

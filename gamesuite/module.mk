@@ -16,7 +16,7 @@ $(BUILD)/obj/gamesuite/%.o: gamesuite/%.c
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(GAMESUITE_LIB): $(GAMESUITE_OBJS)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(ARCHIVE)
 
 PROGRAMS += $(BUILD)/gamesuite
 $(BUILD)/gamesuite: $(BUILD)/obj/gamesuite/main.o $(GAMESUITE_LIB) $(LIBGS)

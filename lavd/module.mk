@@ -26,7 +26,7 @@ LAVD_LIB_SRCS := lavd/topo.c lavd/kinfo.c lavd/cpdom.c lavd/power.c \
 LAVD_LIB := $(LAVD_OBJDIR)/liblavd.a
 $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # The program: the parts that talk to libbpf and the kernel.
 LAVD_BPF_SRCS := lavd/main.c lavd/loader.c lavd/futex.c lavd/monitor.c \

@@ -341,6 +341,13 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 {
 	struct fb_periodic *per = &c->p->periodic[which];
 	bool have_period = false, have_work = false, have_hold = false;
+	/* the keys this kind of periodic task takes */
+	const char *keys =
+		which == FB_PER_NET ?
+			"period=, work=, lock=, hold=, thread= or process=" :
+		which == FB_PER_AUDIO ?
+			"period=, work=, deadline=, thread= or process=" :
+			"period=, work=, thread= or process=";
 
 	if (per->enabled)
 		return fail(c, "one line per periodic task", tok[0]);
@@ -352,13 +359,7 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 		uint64_t ns;
 
 		if (!v || !*v)
-			return fail(c,
-				    which == FB_PER_NET
-					    ? "period=, work=, lock=, hold=, thread= or process="
-					    : which == FB_PER_AUDIO
-						      ? "period=, work=, deadline=, thread= or process="
-						      : "period=, work=, thread= or process=",
-				    key);
+			return fail(c, keys, key);
 		if (!strcmp(key, "period")) {
 			if (parse_value_ns(v, &ns) || ns < 100 * NSEC_PER_USEC ||
 			    ns > 10 * NSEC_PER_SEC)
@@ -388,13 +389,7 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 			if (comm_value(c, v, per->thread))
 				return -1;
 		} else {
-			return fail(c,
-				    which == FB_PER_NET
-					    ? "period=, work=, lock=, hold=, thread= or process="
-					    : which == FB_PER_AUDIO
-						      ? "period=, work=, deadline=, thread= or process="
-						      : "period=, work=, thread= or process=",
-				    key);
+			return fail(c, keys, key);
 		}
 	}
 	if (!have_period)
