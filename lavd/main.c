@@ -28,6 +28,7 @@
 
 #include "bpflog.h"
 #include "cost.h"
+#include "eevdf_run.h"
 #include "kinfo.h"
 #include "loader.h"
 #include "monitor.h"
@@ -76,6 +77,19 @@ static int check_report(const struct lavd_gp_set *set)
 	return EXIT_OK;
 }
 
+/* --eevdf: the model on tracepoints, steering the kernel's scheduler */
+static int run_eevdf(const struct lavd_opts *opts)
+{
+	struct lavd_eevdf_cfg cfg;
+
+	lavd_opts_eevdf(opts, &cfg);
+	if (opts->check)
+		return lavd_eevdf_check(&cfg);
+	if (opts->restore)
+		return lavd_eevdf_restore(&cfg);
+	return lavd_eevdf_main(&cfg, &stop_sig);
+}
+
 int main(int argc, char **argv)
 {
 	static struct lavd_loader ld;	/* large: not on the stack */
@@ -99,6 +113,8 @@ int main(int argc, char **argv)
 	if (opts.monitor_s > 0)
 		return lavd_monitor(&opts, &stop_sig);
 
+	if (opts.eevdf)
+		return run_eevdf(&opts);
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */
 	lavd_opts_load_profiles(&opts, &profiles);	/* ... and bad profiles */
 	if (opts.check)
