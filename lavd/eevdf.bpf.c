@@ -57,7 +57,10 @@ static __always_inline struct eevdf_task *task_get(const struct task_struct *p,
 	__u32 tid = p->pid;
 	struct eevdf_task *t = bpf_map_lookup_elem(&tasks, &tid), zero = {};
 
-	if (t || !create)
+	/* an exiting task never gets a new entry: its last wakeups (the
+	 * joiner woken through clear_child_tid) and switches come after
+	 * sched_process_exit removed the old one */
+	if (t || !create || (p->flags & PF_EXITING))
 		return t;
 	zero.tgid = p->tgid;
 	if (bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST) &&
@@ -176,9 +179,7 @@ int BPF_PROG(eevdf_wakeup_new, struct task_struct *p)
 static __always_inline void note_stop(struct task_struct *prev, bool preempt,
 				      unsigned int prev_state, __u64 now)
 {
-	/* an exiting task's last switches must not bring back the entry
-	 * sched_process_exit removed */
-	struct eevdf_task *t = task_get(prev, !(prev->flags & PF_EXITING));
+	struct eevdf_task *t = task_get(prev, true);
 	__u64 start, ran;
 
 	if (!t)
@@ -208,7 +209,7 @@ int BPF_PROG(eevdf_switch, bool preempt, struct task_struct *prev,
 
 	if (followed(prev))
 		note_stop(prev, preempt, prev_state, now);
-	if (followed(next) && (t = task_get(next, !(next->flags & PF_EXITING))))
+	if (followed(next) && (t = task_get(next, true)))
 		t->last_running_clk = now;
 	counters.events++;	/* approximate: no atomic on this path */
 	return 0;

@@ -48,5 +48,6 @@ $(eval $(call gs_test,test_lavd_loader,tests/test_lavd_loader.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_features,tests/test_lavd_features.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_energy,tests/test_lavd_energy.c))
 $(eval $(call gs_test,test_lavd_domains,tests/test_lavd_domains.c $(LAVD_LIB)))
-INTEGRATION_TESTS += tests/test_lavd_cli.sh tests/lavd_profiles.sh
+INTEGRATION_TESTS += tests/test_lavd_cli.sh tests/lavd_profiles.sh tests/lavd_eevdf.sh
 $(eval $(call gs_test,test_lavd_profiles,tests/test_lavd_profiles.c $(LAVD_LIB)))
+$(eval $(call gs_test,test_lavd_eevdf,tests/test_lavd_eevdf.c $(LAVD_LIB)))
