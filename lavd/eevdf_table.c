@@ -119,6 +119,21 @@ static void log_change(const struct eevdf_slot *s, enum eevdf_class from,
 	       (double)o->avg_runtime / 1e6, o->share / 10.0);
 }
 
+static bool still_ours(struct eevdf_table *t, struct eevdf_slot *s)
+{
+	struct gs_sched_attr now;
+
+	t->c.syscalls++;
+	if (gs_sched_getattr(s->tid, &now) != 0)
+		return false;	/* gone: the sweep forgets it */
+	if (!eevdf_attr_ours(&now, &s->rec.applied)) {
+		t->c.yielded++;
+		leave_alone(t, s);
+		return false;
+	}
+	return true;
+}
+
 static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 			enum eevdf_class cls)
 {
@@ -127,6 +142,9 @@ static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 	if (!s->managed && cls == EEVDF_NORMAL)
 		return;
 	if (!s->managed && !take_over(t, s))
+		return;
+	/* someone changed it since: theirs now, not overwritten */
+	if (s->managed && !still_ours(t, s))
 		return;
 	if (cls == EEVDF_NORMAL)
 		eevdf_restore_attr(&t->levers, &s->rec.orig, &a);
@@ -151,14 +169,9 @@ static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 /* A managed thread someone else changed, or that left the scope. */
 static void check_managed(struct eevdf_table *t, struct eevdf_slot *s)
 {
-	struct gs_sched_attr now;
-
-	t->c.syscalls += 2;
-	if (gs_sched_getattr(s->tid, &now) == 0 && !eevdf_attr_ours(&now, &s->rec.applied)) {
-		t->c.yielded++;
-		leave_alone(t, s);	/* its own decision now: not undone */
-		return;
-	}
+	if (!still_ours(t, s))
+		return;		/* its own decision now: not undone */
+	t->c.syscalls++;
 	if (!t->all_scopes && eevdf_thread_is_service(s->tid)) {
 		apply_class(t, s, EEVDF_NORMAL);
 		s->tr.cls = EEVDF_NORMAL;

@@ -127,4 +127,18 @@ grep -q 'full [1-9]' "$T/lv5" && fail "the task map filled up: $(grep 'full [1-9
 [ ! -e "$S" ] || fail "the record outlived the churn run"
 pass "thread churn: $peak followed at the peak, $last at the end"
 
+# 5. an arm of gamesuite beside the default: started, kept, stopped
+GS=$B/gamesuite
+if [ -x "$GS" ]; then
+	printf 'repeat 1\nwarmup 0\nworkload fb\n  kind framebench\n  profile esports\n  duration 2s\n  bg hogs:1\n' >"$T/e.suite"
+	"$GS" run "$T/e.suite" --cooldown 0 --settle 0 --probe-factor 0 --max-other-cpu 100 \
+		--max-busy 100 -q --sched default \
+		--sched "$L --eevdf --eevdf-state $S" --label eevdf-lavd \
+		--json "$T/e.json" >"$T/gs" 2>&1 || fail "gamesuite with a lavd --eevdf arm: $(tail -n 3 "$T/gs")"
+	[ "$("$B/tests/jsonget" "$T/e.json" workloads.fb.metrics.avg_fps.schedulers.eevdf-lavd.n)" = 1 ] &&
+		pass "gamesuite ran a lavd --eevdf arm" || fail "no lavd --eevdf run in gamesuite's results"
+	pgrep -f -- "--eevdf-state $S" >/dev/null && fail "gamesuite left lavd --eevdf running"
+	[ ! -e "$S" ] || fail "the record outlived the gamesuite run"
+fi
+
 finish lavd_eevdf
