@@ -113,6 +113,11 @@ int main(int argc, char **argv)
 	if (opts.monitor_s > 0)
 		return lavd_monitor(&opts, &stop_sig);
 
+	if (opts.auto_mode && !opts.check)
+		printf("lavd --auto: %s\n", opts.eevdf ?
+		       "this kernel has no sched_ext: lavd's model steers the "
+		       "kernel's own scheduler (--eevdf)" :
+		       "this kernel has sched_ext: loading the scheduler");
 	if (opts.eevdf)
 		return run_eevdf(&opts);
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */

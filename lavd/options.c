@@ -17,6 +17,7 @@
 #include "intf.h"
 #include "opttab.h"
 #include "policy.h"
+#include "sysinfo.h"
 #include "util.h"
 
 /* The GS_OPT_SPECIAL options. */
@@ -216,6 +217,10 @@ static const struct gs_opt specs[] = {
 		  "thread (nice, custom slice, SCHED_FIFO under guards,\n"
 		  "background demotion, uclamp); everything is given back\n"
 		  "on exit. Works with or without sched_ext" },
+	/* the service's mode: main.c says which it took */
+	{ "auto", 0, NULL, GS_OPT_SET, FIELD(auto_mode),
+	  .help = "load into sched_ext where the kernel has it, else run\n"
+		  "as --eevdf (lavd.service runs this)" },
 	/* eevdf_setup.c: the record a killed run left */
 	{ "restore", 0, NULL, GS_OPT_SET, FIELD(restore),
 	  .help = "with --eevdf: give back what a killed run changed, exit" },
@@ -347,7 +352,9 @@ static void check_eevdf(const struct lavd_opts *o, const char *sched_opt)
 	}
 	if (sched_opt)
 		gs_die(EXIT_USAGE, "--eevdf steers the kernel's own scheduler; it "
-		       "takes no sched_ext option (got --%s)", sched_opt);
+		       "takes no sched_ext option (got --%s)%s", sched_opt,
+		       o->auto_mode ? " (--auto chose --eevdf: this kernel has no "
+		       "sched_ext)" : "");
 	if (o->monitor_s > 0 || o->count_bpf)
 		gs_die(EXIT_USAGE, "--eevdf takes no %s",
 		       o->count_bpf ? "--debug-bpf-objects" : "--monitor");
@@ -409,6 +416,12 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	if (o->check && (o->monitor_s > 0 || o->count_bpf))
 		gs_die(EXIT_USAGE, "--check checks what a load would use; it takes "
 		       "no %s", o->count_bpf ? "--debug-bpf-objects" : "--monitor");
+	if (o->auto_mode) {
+		if (o->eevdf)
+			gs_die(EXIT_USAGE, "--auto chooses --eevdf itself: give one of "
+			       "them");
+		o->eevdf = access(GS_SCX_ROOT, F_OK) != 0;
+	}
 	check_eevdf(o, sched_opt);
 	if (o->monitor_s > 0 && sched_opt)
 		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler "

@@ -51,6 +51,7 @@ struct lavd_opts {
 	bool verifier_reject;
 	/* --eevdf: the model steers the kernel's own scheduler (eevdf_run.h) */
 	bool eevdf, restore;
+	bool auto_mode;			/* --auto: sched_ext if there, else --eevdf */
 	uint64_t eevdf_period_ms;
 	const char *eevdf_levers;	/* NULL: the default set */
 	int eevdf_nice, eevdf_bg_nice;
