@@ -29,6 +29,7 @@
 #include "bpflog.h"
 #include "cost.h"
 #include "eevdf_run.h"
+#include "kcheck.h"
 #include "kinfo.h"
 #include "loader.h"
 #include "monitor.h"
@@ -74,6 +75,9 @@ static int check_report(const struct lavd_gp_set *set)
 		       set->p[i].nrules == 1 ? "" : "s");
 	printf("lavd --check: valid (the options and %d game profile%s)\n",
 	       set->n, set->n == 1 ? "" : "s");
+	/* the kernel: reported, not judged (profiles are checked for other
+	 * machines too) */
+	lavd_kernel_check(stdout);
 	return EXIT_OK;
 }
 

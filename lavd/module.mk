@@ -34,7 +34,7 @@ $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 
 # The program: the parts that talk to libbpf and the kernel.
 LAVD_BPF_SRCS := lavd/main.c lavd/loader.c lavd/futex.c lavd/monitor.c \
-	lavd/cost.c lavd/bpflog.c lavd/gamectl.c lavd/eevdf.c
+	lavd/cost.c lavd/bpflog.c lavd/gamectl.c lavd/eevdf.c lavd/kcheck.c
 LAVD_OBJS := $(LAVD_BPF_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 $(LAVD_OBJS): $(BUILD)/bpf/lavd.skel.h $(BUILD)/bpf/eevdf.skel.h
 PROGRAMS += $(BUILD)/lavd

@@ -4,8 +4,9 @@
 # Guest plan of `make vm-test`: lavd in a real sched_ext kernel, one boot,
 # phases in order (each prints one RESULT line; vm/run.sh checks them):
 #
-#   load      lavd loads: state enabled, ops lavd, framebench's threads
-#             show "ext.enabled : 1"
+#   load      lavd --check calls the kernel loadable (BTF: sched_ext ops,
+#             the kfuncs), lavd loads: state enabled, ops lavd,
+#             framebench's threads show "ext.enabled : 1"
 #   run       framebench (proton + 2 hogs, ~10 s, plus a 200 ms SCHED_FIFO
 #             burst every 4 s so that RT tasks take CPUs from lavd and its
 #             queued tasks must be handed back) completes under lavd with
@@ -64,9 +65,16 @@ BPF_BEFORE=$(lavd --debug-bpf-objects 2>&1)
 
 # ---- phases 1 and 2: load, then framebench under lavd -------------------
 if want_phase load; then
+# lavd --check reads this kernel's BTF (sched_ext ops, the kfuncs) and
+# must call it loadable before the load proves it
+kcheck=$(lavd --check 2>&1)
+gs_out "DATA check $(echo "$kcheck" | grep '^this kernel' | tr '\n' ';')"
 t0=$(now)
 start_lavd --stats 2
-if ! wait_until 90 lavd_attached; then
+if ! echo "$kcheck" | grep -q '^this kernel: lavd can load here$'; then
+	gs_result load FAIL "lavd --check does not call this kernel loadable: $(echo "$kcheck" | tail -n 2 | tr '\n' ' ')"
+	gs_result run FAIL "skipped: lavd --check failed"
+elif ! wait_until 90 lavd_attached; then
 	gs_result load FAIL "lavd did not attach in 90 s: state=$(scx_state) ops=$(scx_ops)"
 	show_log "$LOG" 40
 	gs_result run FAIL "skipped: lavd not loaded"
