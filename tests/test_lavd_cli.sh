@@ -69,6 +69,8 @@ else
 	# --auto takes --eevdf here, with what that refuses
 	expect 2 'takes no sched_ext option (got --powersave) (--auto chose --eevdf' --auto --powersave
 	expect 0 'lavd --check --eevdf: ' --auto --check
+	expect 0 '^this kernel: lavd cannot load here' --check
+	expect 0 '^this kernel: sched_ext no' --check
 fi
 expect 2 '^lavd: --auto chooses --eevdf itself: give one of them$' --auto --eevdf
 
