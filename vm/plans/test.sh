@@ -45,6 +45,9 @@
 #             (minimal, and --lavd-shape: lavd's callbacks without its
 #             policy): each attaches under its own name, framebench
 #             completes under it, SIGINT detaches it with exit 0
+#   eevdf     lavd --eevdf beside framebench esports with 2 hogs on this
+#             kernel (sched_ext present, not used): the game's threads are
+#             boosted, SIGINT gives everything back, no record is left
 #
 # Needs /bin/lavd, /bin/framebench, /bin/churn and /bin/scx_minimal (make
 # static).
@@ -546,5 +549,25 @@ if want_phase yardstick; then
 		gs_result yardstick PASS "scx_minimal in both shapes:$yok"
 	else
 		gs_result yardstick FAIL "$yf"
+	fi
+fi
+
+# ---- lavd --eevdf on the sched_ext kernel, with sched_ext left alone ----
+if want_phase eevdf; then
+	lavd --eevdf --eevdf-state /tmp/eevdf.state --stats 1 -v > /tmp/eevdf.log 2>&1 &
+	EP=$!
+	sleep 2
+	fb_run --profile esports --duration 3s --bg hogs:2
+	boosted=$(grep -c -- '-> critical' /tmp/eevdf.log)
+	kill -INT "$EP"
+	wait_exit "$EP" 30
+	irq="interrupt wakeups told apart"
+	grep -q 'does not export its preempt count' /tmp/eevdf.log && irq="interrupt wakeups not told apart"
+	if [ "$FBRC" = 0 ] && [ "$FRAMES" -gt 0 ] && [ "$RC" = 0 ] && [ "$boosted" -gt 0 ] &&
+	   [ ! -e /tmp/eevdf.state ] && ! scx_is enabled lavd; then
+		gs_result eevdf PASS "framebench esports --bg hogs:2: $FRAMES frames; $boosted class changes to critical; $irq; $(grep 'given back' /tmp/eevdf.log)"
+	else
+		gs_result eevdf FAIL "framebench exit $FBRC, $FRAMES frames; $boosted boosts; lavd exit $RC; record left: $([ -e /tmp/eevdf.state ] && echo yes || echo no)"
+		show_log /tmp/eevdf.log 20
 	fi
 fi
