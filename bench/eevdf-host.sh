@@ -18,7 +18,9 @@
 #     BGS      comma list of none, hogs:2, compile:2, ... (default
 #              none,hogs:2,compile:2)
 #     ARMS     comma list of default, nice5, nice10, slice500, fifo, lavd
-#              (default all six); lavd@L1+L2 is lavd --eevdf-levers L1,L2
+#              (default all six); lavd@L1+L2 is lavd --eevdf-levers L1,L2.
+#              Without background only default and lavd run, with a
+#              compile background only default, nice10 and lavd
 #     DIR      where runs.tsv and table.md go (default build/bench/eevdf-host)
 #
 # Needs root (negative nice, FIFO, lavd). Every figure is printed with the
@@ -146,7 +148,14 @@ while [ "$r" -le "$rounds" ]; do
 			# shellcheck disable=SC2086 # a list of arms
 			for a in $(rotated $((r - 1)) $arm_list); do
 				# no background: only the default and lavd matter
-				case $bg.$a in none.default | none.lavd*) ;; none.*) continue ;; esac
+				# no background: only the default and lavd matter; a
+				# build's bursts: the default, nice -10 and lavd
+				case $bg.$a in
+				none.default | none.lavd*) ;;
+				none.*) continue ;;
+				compile*.default | compile*.nice10 | compile*.lavd*) ;;
+				compile*) continue ;;
+				esac
 				one_run "$prof" "$bg" "$a" "$r"
 				echo "round $r $prof $bg $a: $(tail -n 1 "$tsv" | cut -f5-9)"
 			done
