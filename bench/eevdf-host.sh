@@ -18,7 +18,10 @@
 #     BGS      comma list of none, hogs:2, compile:2, ... (default
 #              none,hogs:2,compile:2)
 #     ARMS     comma list of default, nice5, nice10, slice500, fifo, lavd
-#              (default all six); lavd@L1+L2 is lavd --eevdf-levers L1,L2.
+#              (default all six); lavd@L1+L2 is lavd --eevdf-levers L1,L2;
+#              gamemode is Debian's GameMode itself (gamemoded 1.7 in a
+#              D-Bus session of its own, renice=10 in its gamemode.ini,
+#              the game registered with gamemoded -r once its threads run).
 #              Without background only default and lavd run, with a
 #              compile background only default, nice10 and lavd
 #     DIR      where runs.tsv and table.md go (default build/bench/eevdf-host)
@@ -75,13 +78,33 @@ wait_quiet() {
 
 arm_opts() {
 	case $1 in
-	default | lavd | lavd@*) echo "" ;;
+	default | lavd | lavd@* | gamemode) echo "" ;;
 	nice5) echo "--nice -5" ;;
 	nice10) echo "--nice -10" ;;
 	slice500) echo "--slice-us 500" ;;
 	fifo) echo "--rt" ;;
 	*) echo "$0: unknown arm '$1'" >&2; exit 2 ;;
 	esac
+}
+
+# GameMode as a player runs it: gamemoded in a D-Bus session, the game
+# registered once its threads exist (within framebench's 1 s warm-up)
+gamemode_run() {
+	mkdir -p "$out/gamemode"
+	printf '[general]\nrenice=10\nsoftrealtime=off\n' >"$out/gamemode/gamemode.ini"
+	XDG_CONFIG_HOME=$out/gamemode dbus-run-session -- sh -c '
+		gamemoded >"$1/gamemode/gamemoded.log" 2>&1 &
+		g=$!
+		sleep 0.3
+		# shellcheck disable=SC2086 # the background option and its value
+		"$2" -p "$3" -d "$4" -w 1s -q --calibration "$5" $6 --json "$7" >/dev/null 2>"$1/fb.err" &
+		p=$!
+		sleep 0.7
+		gamemoded -r"$p" >/dev/null 2>&1 &
+		wait $p
+		rc=$?
+		kill $g 2>/dev/null
+		exit $rc' sh "$out" "$FB" "$1" "${dur}s" "$calib" "$2" "$3"
 }
 
 # one run: profile bg arm round -> a line of runs.tsv
@@ -100,9 +123,13 @@ one_run() {
 		lp=$!
 		;;
 	esac
-	# shellcheck disable=SC2046,SC2086 # option lists, split on purpose
-	"$FB" -p "$prof" -d "${dur}s" -w 1s -q --calibration "$calib" $bgopt \
-		$(arm_opts "$arm") --json "$json" >/dev/null 2>"$out/fb.err" &
+	if [ "$arm" = gamemode ]; then
+		gamemode_run "$prof" "$bgopt" "$json" &
+	else
+		# shellcheck disable=SC2046,SC2086 # option lists, split on purpose
+		"$FB" -p "$prof" -d "${dur}s" -w 1s -q --calibration "$calib" $bgopt \
+			$(arm_opts "$arm") --json "$json" >/dev/null 2>"$out/fb.err" &
+	fi
 	fp=$!
 	sample_host $fp >"$out/load" || true
 	wait $fp || echo "$0: framebench failed: $(cat "$out/fb.err")" >&2
@@ -155,6 +182,7 @@ while [ "$r" -le "$rounds" ]; do
 				none.*) continue ;;
 				compile*.default | compile*.nice10 | compile*.lavd*) ;;
 				compile*) continue ;;
+				*.gamemode) command -v gamemoded >/dev/null || continue ;;
 				esac
 				one_run "$prof" "$bg" "$a" "$r"
 				echo "round $r $prof $bg $a: $(tail -n 1 "$tsv" | cut -f5-9)"
