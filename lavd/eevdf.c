@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,7 +69,8 @@ static int forget_dead(int fd, int n)
 	int gone = 0;
 
 	for (int i = 0; i < n; i++)
-		if (kill((pid_t)map_tids[i], 0) != 0 && errno == ESRCH &&
+		if (syscall(SYS_tgkill, (pid_t)map_tasks[i].tgid, (pid_t)map_tids[i], 0) != 0 &&
+		    errno == ESRCH &&
 		    bpf_map_delete_elem(fd, &map_tids[i]) == 0)
 			gone++;
 	return gone;
