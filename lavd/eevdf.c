@@ -135,6 +135,14 @@ static int sync_record(struct eevdf_table *t, const char *path)
 	return 0;
 }
 
+/* The table's callback: the record, before a boost is made. */
+static const char *record_path;
+
+static int record_now(struct eevdf_table *t)
+{
+	return sync_record(t, record_path);
+}
+
 static void sleep_ns(uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
@@ -253,6 +261,8 @@ int lavd_eevdf_main(const struct lavd_eevdf_cfg *cfg, volatile sig_atomic_t *sto
 	t.all_scopes = cfg->all_scopes;
 	t.top_allowed = t.levers.mask & EEVDF_LV_FIFO;
 	t.verbose = cfg->verbose;
+	record_path = cfg->state_path;
+	t.record = record_now;
 	raise_self(&t.levers);
 	if (eevdf_table_init(&t) != 0 || !(skel = open_programs(&irq_known, err, sizeof(err)))) {
 		gs_warn("%s", t.slots ? err : "out of memory");

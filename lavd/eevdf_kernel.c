@@ -187,7 +187,8 @@ int eevdf_record_write(const char *path, const struct eevdf_rec *recs, int n,
 		return -1;
 	}
 	fprintf(f, "# lavd --eevdf %d: tid start  policy nice prio runtime "
-		"flags uclamp_min  applied: policy nice prio\n", (int)getpid());
+		"flags uclamp_min  applied: policy nice prio  before it: policy nice "
+		"prio\n", (int)getpid());
 	for (int i = 0; i < n; i++)
 		if (eevdf_rec_format(&recs[i], line, sizeof(line)) == 0)
 			fputs(line, f);
@@ -211,7 +212,7 @@ static bool restore_one(const struct eevdf_rec *r, const struct eevdf_levers *lv
 	struct gs_sched_attr now, back;
 
 	if (eevdf_thread_start(r->tid) != r->start ||
-	    gs_sched_getattr(r->tid, &now) != 0 || !eevdf_attr_ours(&now, &r->applied))
+	    gs_sched_getattr(r->tid, &now) != 0 || !eevdf_rec_ours(r, &now))
 		return false;
 	eevdf_restore_attr(lv, &r->orig, &back);
 	return gs_sched_setattr(r->tid, &back) == 0;

@@ -128,32 +128,41 @@ void eevdf_restore_attr(const struct eevdf_levers *lv,
 	}
 }
 
+bool eevdf_rec_ours(const struct eevdf_rec *r, const struct gs_sched_attr *now)
+{
+	return eevdf_attr_ours(now, &r->applied) || eevdf_attr_ours(now, &r->prev);
+}
+
 int eevdf_rec_format(const struct eevdf_rec *r, char *buf, size_t len)
 {
-	const struct gs_sched_attr *o = &r->orig, *a = &r->applied;
+	const struct gs_sched_attr *o = &r->orig, *a = &r->applied, *p = &r->prev;
 	int n = snprintf(buf, len,
 			 "%d %llu  %" PRIu32 " %" PRId32 " %" PRIu32 " %" PRIu64
-			 " %" PRIu64 " %" PRIu32 "  %" PRIu32 " %" PRId32 " %" PRIu32 "\n",
+			 " %" PRIu64 " %" PRIu32 "  %" PRIu32 " %" PRId32 " %" PRIu32
+			 "  %" PRIu32 " %" PRId32 " %" PRIu32 "\n",
 			 (int)r->tid, r->start, o->policy, o->nice, o->priority,
 			 o->runtime, o->flags, o->util_min, a->policy, a->nice,
-			 a->priority);
+			 a->priority, p->policy, p->nice, p->priority);
 
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
 int eevdf_rec_parse(const char *line, struct eevdf_rec *r)
 {
-	struct gs_sched_attr *o = &r->orig, *a = &r->applied;
+	struct gs_sched_attr *o = &r->orig, *a = &r->applied, *p = &r->prev;
 	int tid, end = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (sscanf(line, "%d %llu %" SCNu32 " %" SCNd32 " %" SCNu32 " %" SCNu64
-		   " %" SCNu64 " %" SCNu32 " %" SCNu32 " %" SCNd32 " %" SCNu32 " %n",
+		   " %" SCNu64 " %" SCNu32 " %" SCNu32 " %" SCNd32 " %" SCNu32
+		   " %" SCNu32 " %" SCNd32 " %" SCNu32 " %n",
 		   &tid, &r->start, &o->policy, &o->nice, &o->priority, &o->runtime,
 		   &o->flags, &o->util_min, &a->policy, &a->nice, &a->priority,
-		   &end) != 11 || line[end] != '\0' || tid <= 1)
+		   &p->policy, &p->nice, &p->priority, &end) != 14 ||
+	    line[end] != '\0' || tid <= 1)
 		return -1;
-	if (o->nice < -20 || o->nice > 19 || a->nice < -20 || a->nice > 19)
+	if (o->nice < -20 || o->nice > 19 || a->nice < -20 || a->nice > 19 ||
+	    p->nice < -20 || p->nice > 19)
 		return -1;
 	r->tid = tid;
 	o->util_max = 1024;

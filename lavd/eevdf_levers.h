@@ -64,12 +64,20 @@ void eevdf_restore_attr(const struct eevdf_levers *lv,
 bool eevdf_attr_chosen(const struct eevdf_levers *lv,
 		       const struct gs_sched_attr *orig);
 
-/* One changed thread, as the record keeps it. */
+/*
+ * One changed thread, as the record keeps it. The record is written
+ * before each change: applied is the change being made, prev what lavd
+ * had set before it (orig for a first change), so that a run killed
+ * between the record and the change is still undone.
+ */
 struct eevdf_rec {
 	pid_t tid;
 	unsigned long long start;	/* /proc/TID/stat starttime: the same thread */
-	struct gs_sched_attr orig, applied;
+	struct gs_sched_attr orig, applied, prev;
 };
+
+/* Does now show what lavd set, or was setting, to this thread? */
+bool eevdf_rec_ours(const struct eevdf_rec *r, const struct gs_sched_attr *now);
 
 /* One record line; 0, or -1 when the line is malformed. */
 int eevdf_rec_format(const struct eevdf_rec *r, char *buf, size_t len);

@@ -92,6 +92,7 @@ static bool take_over(struct eevdf_table *t, struct eevdf_slot *s)
 	}
 	s->rec.tid = s->tid;
 	s->rec.start = eevdf_thread_start(s->tid);
+	s->rec.applied = s->rec.orig;
 	return s->rec.start != 0;
 }
 
@@ -119,6 +120,27 @@ static void log_change(const struct eevdf_slot *s, enum eevdf_class from,
 	       (double)o->avg_runtime / 1e6, o->share / 10.0);
 }
 
+/*
+ * Someone changed a managed thread's policy or nice: that stays theirs,
+ * but what lavd set beside it (the slice request, uclamp, reset-on-fork)
+ * goes back, or the next run would take the thread for one whose slice
+ * someone chose.
+ */
+static void give_back_rest(struct eevdf_table *t, struct eevdf_slot *s,
+			   const struct gs_sched_attr *now)
+{
+	struct gs_sched_attr back;
+
+	eevdf_restore_attr(&t->levers, &s->rec.orig, &back);
+	back.policy = now->policy;
+	back.nice = now->nice;
+	back.priority = now->priority;
+	if (back.policy != s->rec.orig.policy)
+		back.runtime = 0;
+	t->c.syscalls++;
+	gs_sched_setattr(s->tid, &back);
+}
+
 static bool still_ours(struct eevdf_table *t, struct eevdf_slot *s)
 {
 	struct gs_sched_attr now;
@@ -126,8 +148,9 @@ static bool still_ours(struct eevdf_table *t, struct eevdf_slot *s)
 	t->c.syscalls++;
 	if (gs_sched_getattr(s->tid, &now) != 0)
 		return false;	/* gone: the sweep forgets it */
-	if (!eevdf_attr_ours(&now, &s->rec.applied)) {
+	if (!eevdf_rec_ours(&s->rec, &now)) {
 		t->c.yielded++;
+		give_back_rest(t, s, &now);
 		leave_alone(t, s);
 		return false;
 	}
@@ -150,20 +173,29 @@ static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 		eevdf_restore_attr(&t->levers, &s->rec.orig, &a);
 	else
 		eevdf_target(&t->levers, cls, &s->rec.orig, &a);
+	/* a boost goes into the record before it is made */
+	s->rec.prev = s->rec.applied;
+	s->rec.applied = a;
+	if (cls != EEVDF_NORMAL && !s->managed) {
+		s->managed = true;
+		t->nr_managed++;
+	}
+	t->record_dirty = true;
+	if (cls != EEVDF_NORMAL && t->record && t->record(t) != 0)
+		return;
 	t->c.syscalls++;
 	if (gs_sched_setattr(s->tid, &a) != 0) {
 		if (errno != ESRCH)
 			t->c.errors++;
+		s->rec.applied = s->rec.prev;
 		leave_alone(t, s);
 		return;
 	}
 	t->c.changes++;
-	s->rec.applied = a;
-	if (s->managed != (cls != EEVDF_NORMAL)) {
-		s->managed = cls != EEVDF_NORMAL;
-		t->nr_managed += s->managed ? 1 : -1;
+	if (cls == EEVDF_NORMAL && s->managed) {
+		s->managed = false;
+		t->nr_managed--;
 	}
-	t->record_dirty = true;
 }
 
 /* A managed thread someone else changed, or that left the scope. */
@@ -291,7 +323,7 @@ int eevdf_table_restore_all(struct eevdf_table *t)
 		/* only what still shows our change: a thread that changed
 		 * itself since keeps its own decision */
 		if (gs_sched_getattr(s->tid, &now) == 0 &&
-		    eevdf_attr_ours(&now, &s->rec.applied)) {
+		    eevdf_rec_ours(&s->rec, &now)) {
 			eevdf_restore_attr(&t->levers, &s->rec.orig, &back);
 			if (gs_sched_setattr(s->tid, &back) == 0)
 				n++;

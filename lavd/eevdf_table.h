@@ -57,6 +57,8 @@ struct eevdf_table {
 	bool all_scopes;		/* --eevdf-scope all */
 	bool top_allowed;		/* the fifo lever is on */
 	bool verbose;			/* a line for every class change */
+	/* writes the record now (eevdf.c): before each boost; 0 or -1 */
+	int (*record)(struct eevdf_table *t);
 	struct eevdf_bounds bounds;
 	struct eevdf_levers levers;
 	struct eevdf_counts c;

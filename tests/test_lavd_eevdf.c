@@ -183,20 +183,27 @@ static void record_lines(void **state)
 
 	(void)state;
 	r.orig = (struct gs_sched_attr){ .policy = SCHED_OTHER, .runtime = 2800000 };
-	r.applied = (struct gs_sched_attr){ .policy = SCHED_OTHER, .nice = -10 };
+	r.applied = (struct gs_sched_attr){ .policy = SCHED_FIFO, .priority = 1 };
+	r.prev = (struct gs_sched_attr){ .policy = SCHED_OTHER, .nice = -10 };
 	assert_int_equal(eevdf_rec_format(&r, line, sizeof(line)), 0);
 	line[strcspn(line, "\n")] = '\0';
 	assert_int_equal(eevdf_rec_parse(line, &back), 0);
 	assert_int_equal(back.tid, 4242);
 	assert_int_equal(back.start, 123456789ULL);
 	assert_int_equal(back.orig.runtime, 2800000);
-	assert_int_equal(back.applied.nice, -10);
-	assert_true(eevdf_attr_ours(&back.applied, &r.applied));
+	assert_int_equal(back.applied.policy, SCHED_FIFO);
+	assert_int_equal(back.prev.nice, -10);
+	/* the change being made and the one before it are both lavd's: a run
+	 * killed between the record and the change is still undone */
+	assert_true(eevdf_rec_ours(&back, &r.applied));
+	assert_true(eevdf_rec_ours(&back, &r.prev));
+	assert_false(eevdf_rec_ours(&back, &r.orig));
 	/* malformed, truncated, out of range, init's tid: refused */
 	assert_int_equal(eevdf_rec_parse("4242 1 0 0 0", &back), -1);
-	assert_int_equal(eevdf_rec_parse("4242 1 0 0 0 0 0 0 0 -10 0 junk", &back), -1);
-	assert_int_equal(eevdf_rec_parse("4242 1 0 0 0 0 0 0 0 -30 0", &back), -1);
-	assert_int_equal(eevdf_rec_parse("1 1 0 0 0 0 0 0 0 -10 0", &back), -1);
+	assert_int_equal(eevdf_rec_parse("4242 1 0 0 0 0 0 0 0 -10 0 0 0 0 junk", &back), -1);
+	assert_int_equal(eevdf_rec_parse("4242 1 0 0 0 0 0 0 0 -30 0 0 0 0", &back), -1);
+	assert_int_equal(eevdf_rec_parse("1 1 0 0 0 0 0 0 0 -10 0 0 0 0", &back), -1);
+	assert_int_equal(eevdf_rec_parse("4242 1 0 0 0 0 0 0 0 -10 0 0 0 0", &back), 0);
 }
 
 /* The inputs eevdf.bpf.c gives policy.h (every task at nice 0's weight):
