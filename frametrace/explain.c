@@ -278,6 +278,49 @@ static void fill_link(const struct ft_model *m, const struct ft_tstat *s,
 	free(idle);
 }
 
+/* A wake-up by an interrupt (or by no one): the chain goes on through an
+ * earlier wake-up inside the frame by a running task, when there is one,
+ * and the link is rewritten to it; NULL: the chain stops at the interrupt. */
+static const struct ft_wake *task_wake_within(const struct ft_model *m,
+					      const struct ft_tstat *s,
+					      const struct ft_frame *f,
+					      const struct ft_wake *w,
+					      uint32_t tid, struct ft_link *l)
+{
+	long pi = w->ts ? last_wake(m, s, w->ts - 1) : -1;
+	const struct ft_wake *p = pi >= 0 ? &m->wake[pi] : NULL;
+
+	/* skip further interrupt wake-ups inside the frame */
+	for (int k = 0; k < 16 && p && (!p->waker || p->irq) &&
+		     f->start_ns && p->ts > f->start_ns;
+	     k++) {
+		pi = p->ts ? last_wake(m, s, p->ts - 1) : -1;
+		p = pi >= 0 ? &m->wake[pi] : NULL;
+	}
+
+	if (p && p->waker && !p->irq && p->waker != tid &&
+	    f->start_ns && p->ts > f->start_ns &&
+	    ft_model_seg_at(m, p->waker, p->ts) >= 0) {
+		l->timer_wait_ns = w->sleep_ns;
+		l->wake_ts = p->ts;
+		l->waker = p->waker;
+		l->waker_irq = false;
+		l->sleep_ns = p->sleep_ns;
+		l->lock_wait_ns = 0;
+		l->futex_uaddr = 0;
+		if (p->futex >= 0) {
+			l->lock_wait_ns = m->fx[p->futex].dur;
+			l->futex_uaddr = m->fx[p->futex].uaddr;
+		}
+		l->run_ns = l->runnable_ns = l->own_idle_ns = 0;
+		l->preemptions = 0;
+		l->nholders = 0;
+		fill_link(m, s, l);
+		return p;
+	}
+	return NULL;
+}
+
 int ft_explain_frame(const struct ft_model *m, size_t fi, uint32_t dominant,
 		     struct ft_explain *x)
 {
@@ -336,38 +379,8 @@ int ft_explain_frame(const struct ft_model *m, size_t fi, uint32_t dominant,
 			break;
 		}
 		if (!w->waker || w->irq) {
-			/* an earlier wake-up inside the frame by a task? */
-			long pi = w->ts ? last_wake(m, s, w->ts - 1) : -1;
-			const struct ft_wake *p = pi >= 0 ? &m->wake[pi] : NULL;
-
-			/* skip further interrupt wake-ups inside the frame */
-			for (int k = 0; k < 16 && p && (!p->waker || p->irq) &&
-				     f->start_ns && p->ts > f->start_ns;
-			     k++) {
-				pi = p->ts ? last_wake(m, s, p->ts - 1) : -1;
-				p = pi >= 0 ? &m->wake[pi] : NULL;
-			}
-
-			if (p && p->waker && !p->irq && p->waker != tid &&
-			    f->start_ns && p->ts > f->start_ns &&
-			    ft_model_seg_at(m, p->waker, p->ts) >= 0) {
-				l->timer_wait_ns = w->sleep_ns;
-				l->wake_ts = p->ts;
-				l->waker = p->waker;
-				l->waker_irq = false;
-				l->sleep_ns = p->sleep_ns;
-				l->lock_wait_ns = 0;
-				l->futex_uaddr = 0;
-				if (p->futex >= 0) {
-					l->lock_wait_ns = m->fx[p->futex].dur;
-					l->futex_uaddr = m->fx[p->futex].uaddr;
-				}
-				l->run_ns = l->runnable_ns = l->own_idle_ns = 0;
-				l->preemptions = 0;
-				l->nholders = 0;
-				fill_link(m, s, l);
-				w = p;
-			} else {
+			w = task_wake_within(m, s, f, w, tid, l);
+			if (!w) {
 				x->stop = FT_STOP_IRQ;
 				break;
 			}

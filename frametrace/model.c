@@ -1,28 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Rebuilds the scheduling timeline from a finished trace (model.h). */
-#include "model.h"
+/* Rebuilds the scheduling timeline from a finished trace (model.h): the
+ * events in order (those that change a task's state: model_events.c), what
+ * still runs at the end closed, the segments indexed. */
+#include "model_build.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum tstate { TS_UNKNOWN, TS_RUNNING, TS_RUNNABLE, TS_SLEEPING, TS_DEAD };
-
-struct live {
-	uint8_t state;
-	uint8_t rq_reason;
-	uint8_t rq_irq;
-	uint16_t cpu;
-	uint64_t since;		/* of the current state */
-	uint32_t rq_by;
-	long last_wake;		/* wake record that made it runnable */
-	uint64_t last_sum;
-	bool has_sum;
-	uint32_t chain[3];	/* who woke whom before this task, oldest first */
-	int chainlen;
-	long last_fx_wait;	/* latest futex wait call */
-	long pending_fx;	/* entry-only wait call not yet ended */
-};
 
 bool ft_futex_is_wait(uint16_t op)
 {
@@ -65,7 +49,7 @@ bool ft_futex_is_wake(uint16_t op)
 	}
 }
 
-static int vec_push(struct ft_u32vec *v, uint32_t x)
+int ftm_vec_push(struct ft_u32vec *v, uint32_t x)
 {
 	if (FT_VEC_RESERVE(v->v, v->n, v->cap))
 		return -1;
@@ -73,16 +57,7 @@ static int vec_push(struct ft_u32vec *v, uint32_t x)
 	return 0;
 }
 
-struct builder {
-	struct ft_model *m;
-	struct live *live;	/* parallel to m->task */
-	size_t livecap;
-	int64_t *cur;		/* per CPU: running tid, -1 unknown */
-	uint64_t *since;
-	uint8_t *segflags;
-};
-
-static struct ft_tstat *task_of(struct builder *b, uint32_t tid, struct live **lv)
+struct ft_tstat *ftm_task_of(struct builder *b, uint32_t tid, struct live **lv)
 {
 	struct ft_model *m = b->m;
 	bool isnew;
@@ -116,7 +91,7 @@ static struct ft_tstat *task_of(struct builder *b, uint32_t tid, struct live **l
 	return &m->task[*i];
 }
 
-static int hist_add(struct gs_hist **h, uint64_t v)
+int ftm_hist_add(struct gs_hist **h, uint64_t v)
 {
 	if (!*h) {
 		*h = malloc(sizeof(**h));
@@ -128,54 +103,7 @@ static int hist_add(struct gs_hist **h, uint64_t v)
 	return 0;
 }
 
-static int add_edge(struct ft_model *m, uint32_t waker, uint32_t wakee)
-{
-	uint64_t key = (uint64_t)waker << 32 | wakee;
-	bool isnew;
-	uint32_t *i = ft_map_put(&m->edgeidx, key, (uint32_t)m->nedge, &isnew);
-
-	if (!i)
-		return -1;
-	if (isnew) {
-		if (FT_VEC_RESERVE(m->edge, m->nedge, m->edgecap))
-			return -1;
-		m->edge[m->nedge].waker = waker;
-		m->edge[m->nedge].wakee = wakee;
-		m->edge[m->nedge].count = 0;
-		m->nedge++;
-	}
-	m->edge[*i].count++;
-	return 0;
-}
-
-static int add_chain(struct ft_model *m, const uint32_t *tids, int len)
-{
-	uint64_t key = (uint64_t)len;
-	bool isnew;
-	uint32_t *i;
-
-	for (int k = 0; k < len; k++)
-		key = ft_hash64(key ^ ((uint64_t)tids[k] + 0x9e3779b97f4a7c15ULL));
-	if (key == UINT64_MAX)
-		key--;
-	i = ft_map_put(&m->chainidx, key, (uint32_t)m->nchain, &isnew);
-	if (!i)
-		return -1;
-	if (isnew) {
-		struct ft_chain *c;
-
-		if (FT_VEC_RESERVE(m->chain, m->nchain, m->chaincap))
-			return -1;
-		c = &m->chain[m->nchain++];
-		memset(c, 0, sizeof(*c));
-		memcpy(c->tid, tids, (size_t)len * sizeof(*tids));
-		c->len = len;
-	}
-	m->chain[*i].count++;
-	return 0;
-}
-
-static int push_seg(struct builder *b, uint16_t cpu, uint64_t end,
+int ftm_push_seg(struct builder *b, uint16_t cpu, uint64_t end,
 		    uint32_t tid, uint32_t next, char out_state, uint8_t extra)
 {
 	struct ft_model *m = b->m;
@@ -191,305 +119,6 @@ static int push_seg(struct builder *b, uint16_t cpu, uint64_t end,
 	s->cpu = cpu;
 	s->flags = b->segflags[cpu] | extra;
 	s->out_state = out_state;
-	return 0;
-}
-
-/* A futex wait known from the switch-out (FT_F_FUTEX_SLEEP): starts at
- * the switch, address unknown, ended by the wake-up like an entry-only
- * call. */
-static int sleep_futex(struct builder *b, struct ft_tstat *s, struct live *l,
-		       const struct ft_ev *e)
-{
-	struct ft_model *m = b->m;
-	struct ft_fx *f;
-
-	if (FT_VEC_RESERVE(m->fx, m->nfx, m->fxcap))
-		return -1;
-	f = &m->fx[m->nfx];
-	memset(f, 0, sizeof(*f));
-	f->ts = e->ts;
-	f->tid = e->tid;
-	f->op = 0; /* FUTEX_WAIT */
-	f->from_switch = true;
-	if (vec_push(&s->fxs, (uint32_t)m->nfx))
-		return -1;
-	s->futex_waits++;
-	l->last_fx_wait = (long)m->nfx;
-	l->pending_fx = (long)m->nfx;
-	m->nfx++;
-	return 0;
-}
-
-static int on_switch(struct builder *b, const struct ft_ev *e)
-{
-	struct ft_model *m = b->m;
-	uint16_t c = e->cpu;
-	uint32_t prev = e->tid, next = e->arg;
-	uint32_t st = e->arg2 & 0xffff;
-	bool runnable = (e->flags & FT_F_PREEMPT) || (st & 0x7fff) == 0 ||
-			(st & FT_STATE_UNKNOWN);
-	char sc = runnable ? 'R' : ft_state_char(st);
-	struct ft_tstat *ps, *ns;
-	struct live *pl, *nl;
-	bool known_start = b->cur[c] == (int64_t)prev;
-
-	/* create both first: creating one may move the other */
-	if (!task_of(b, next, &nl) || !task_of(b, prev, &pl))
-		return -1;
-	ps = ft_model_task(m, prev);
-	pl = &b->live[ps - m->task];
-	if (e->flags & FT_F_RECONSTRUCTED) {
-		if (prev)
-			ps->repaired++;
-		if (next)
-			ft_model_task(m, next)->repaired++;
-	}
-	/* close prev's run (idle's too: idle segments answer "was a CPU free") */
-	if (b->cur[c] < 0 || known_start) {
-		if (b->cur[c] < 0) {
-			b->since[c] = m->start_ns <= e->ts ? m->start_ns : e->ts;
-			b->segflags[c] = FT_SEG_OPEN_START;
-		}
-		if (push_seg(b, c, e->ts, prev, next, sc, 0))
-			return -1;
-		if (prev && !(b->segflags[c] & FT_SEG_OPEN_START)) {
-			uint64_t d = e->ts - b->since[c];
-			double delta;
-
-			ps->runtime_bursts_ns += d;
-			if (hist_add(&ps->run, d))
-				return -1;
-			ps->nburst++;
-			delta = (double)d - ps->burst_mean;
-			ps->burst_mean += delta / (double)ps->nburst;
-			ps->burst_m2 += delta * ((double)d - ps->burst_mean);
-		} else if (prev) {
-			ps->runtime_bursts_ns += e->ts - b->since[c];
-		}
-	}
-	if (prev) {
-		if (e->flags & FT_F_SUMEXEC) {
-			if (pl->has_sum && e->val >= pl->last_sum)
-				ps->runtime_kernel_ns += e->val - pl->last_sum;
-			else if (known_start)
-				ps->runtime_kernel_ns += e->ts - b->since[c];
-			pl->last_sum = e->val;
-			pl->has_sum = true;
-		}
-		pl->since = e->ts;
-		pl->cpu = c;
-		if (runnable) {
-			pl->state = TS_RUNNABLE;
-			pl->rq_reason = (st & FT_STATE_UNKNOWN) ? FT_RQ_OTHER
-								: FT_RQ_PREEMPT;
-			pl->rq_by = next;
-			pl->rq_irq = 0;
-			pl->last_wake = -1;
-			ps->preempted++;
-		} else {
-			pl->state = TS_SLEEPING;
-			/* an entry-only futex call sleeps right away; a sleep
-			 * long after it is some other blocking call */
-			if (pl->pending_fx >= 0 &&
-			    e->ts > m->fx[pl->pending_fx].ts + 100000)
-				pl->pending_fx = -1;
-			/* futex source "sched": the switch says the task
-			 * sleeps in a futex wait, which its wake-up ends */
-			if ((e->flags & FT_F_FUTEX_SLEEP) &&
-			    sleep_futex(b, ps, pl, e))
-				return -1;
-		}
-	}
-	/* next starts running */
-	ns = ft_model_task(m, next);
-	nl = &b->live[ns - m->task];
-	if (next) {
-		ns->switches++;
-		if (!(e->flags & FT_F_RECONSTRUCTED))
-			ns->switches_recorded++;
-		if (nl->state == TS_RUNNABLE && nl->since <= e->ts) {
-			struct ft_runnable *r;
-			uint64_t wait = e->ts - nl->since;
-
-			if (FT_VEC_RESERVE(m->rq, m->nrq, m->rqcap))
-				return -1;
-			r = &m->rq[m->nrq];
-			r->start = nl->since;
-			r->end = e->ts;
-			r->tid = next;
-			r->by = nl->rq_by;
-			r->cpu = c;
-			r->reason = nl->rq_reason;
-			r->irq = nl->rq_irq;
-			if (vec_push(&ns->rqs, (uint32_t)m->nrq))
-				return -1;
-			m->nrq++;
-			if (hist_add(&ns->wlat, wait))
-				return -1;
-			if (nl->last_wake >= 0) {
-				m->wake[nl->last_wake].run_ts = e->ts;
-				m->wake[nl->last_wake].run_cpu = c;
-			}
-		}
-		nl->state = TS_RUNNING;
-		nl->since = e->ts;
-		nl->cpu = c;
-	}
-	b->cur[c] = next;
-	b->since[c] = e->ts;
-	b->segflags[c] = (e->flags & FT_F_RECONSTRUCTED) ? FT_SEG_RECON : 0;
-	return 0;
-}
-
-static int on_wake(struct builder *b, const struct ft_ev *e)
-{
-	struct ft_model *m = b->m;
-	struct ft_tstat *ws, *ks = NULL;
-	struct live *wl, *kl = NULL;
-	bool irq = (e->flags & FT_F_IRQ) != 0;
-	uint32_t waker = irq ? 0 : e->arg;
-	struct ft_wake *w;
-
-	ws = task_of(b, e->tid, &wl);
-	if (!ws)
-		return -1;
-	if (waker) {
-		ks = task_of(b, waker, &kl);
-		if (!ks)
-			return -1;
-		/* ws may have moved */
-		ws = ft_model_task(m, e->tid);
-		wl = &b->live[ws - m->task];
-	}
-	/* futex source "sched": a task's wake-up of a task asleep in a
-	 * futex wait (its switch-out said so) is a futex wake */
-	if (ks && ((e->flags & FT_F_FUTEX_WAKE) ||
-		   (!irq && wl->state == TS_SLEEPING && wl->pending_fx >= 0 &&
-		    m->fx[wl->pending_fx].from_switch)))
-		ks->futex_wakes++;
-	if (e->type != FT_EV_WAKEUP_NEW && wl->state != TS_SLEEPING &&
-	    wl->state != TS_UNKNOWN)
-		return 0; /* already runnable or running: no effect */
-	if (FT_VEC_RESERVE(m->wake, m->nwake, m->wakecap))
-		return -1;
-	w = &m->wake[m->nwake];
-	memset(w, 0, sizeof(*w));
-	w->ts = e->ts;
-	w->wakee = e->tid;
-	w->waker = waker;
-	w->cpu = e->cpu;
-	w->irq = irq;
-	w->effective = 1;
-	w->futex = -1;
-	if (wl->state == TS_SLEEPING && e->ts >= wl->since) {
-		w->sleep_ns = e->ts - wl->since;
-		if (hist_add(&ws->sleep, w->sleep_ns))
-			return -1;
-	}
-	if (wl->pending_fx >= 0) {
-		/* an entry-only futex wait ends with this wake-up */
-		struct ft_fx *f = &m->fx[wl->pending_fx];
-
-		if (wl->state == TS_SLEEPING && f->ts <= e->ts) {
-			f->dur = e->ts - f->ts;
-			ws->futex_wait_ns += f->dur;
-			if (f->dur > ws->futex_wait_max_ns)
-				ws->futex_wait_max_ns = f->dur;
-			w->futex = (int32_t)wl->pending_fx;
-		}
-		wl->pending_fx = -1;
-	} else if (wl->last_fx_wait >= 0) {
-		const struct ft_fx *f = &m->fx[wl->last_fx_wait];
-
-		/* the wait was in progress when the wake-up came */
-		if (f->ts <= e->ts && f->ts + f->dur + 1000 >= e->ts)
-			w->futex = (int32_t)wl->last_fx_wait;
-	}
-	if (vec_push(&ws->wakes, (uint32_t)m->nwake))
-		return -1;
-	wl->state = TS_RUNNABLE;
-	wl->since = e->ts;
-	wl->rq_reason = e->type == FT_EV_WAKEUP_NEW ? FT_RQ_NEW : FT_RQ_WAKE;
-	wl->rq_by = waker;
-	wl->rq_irq = irq;
-	wl->last_wake = (long)m->nwake;
-	m->nwake++;
-	ws->wakeups++;
-	if (waker && ks) {
-		ks->wakes_sent++;
-		if (add_edge(m, waker, e->tid))
-			return -1;
-		/* wake chains: the waker's ancestry, then the waker */
-		if (kl->state == TS_RUNNING) {
-			uint32_t seq[4];
-			int n = 0;
-
-			for (int k = 0; k < kl->chainlen; k++)
-				seq[n++] = kl->chain[k];
-			seq[n++] = waker;
-			/* seq + wakee: count the last 3 and 4 */
-			if (n >= 2) {
-				uint32_t c3[3] = { seq[n - 2], seq[n - 1], e->tid };
-
-				if (add_chain(m, c3, 3))
-					return -1;
-			}
-			if (n >= 3) {
-				uint32_t c4[4] = { seq[n - 3], seq[n - 2],
-						   seq[n - 1], e->tid };
-
-				if (add_chain(m, c4, 4))
-					return -1;
-			}
-			wl->chainlen = n > 3 ? 3 : n;
-			memcpy(wl->chain, seq + (n - wl->chainlen),
-			       (size_t)wl->chainlen * sizeof(uint32_t));
-		} else {
-			wl->chain[0] = waker;
-			wl->chainlen = 1;
-		}
-	} else {
-		wl->chainlen = 0;
-	}
-	return 0;
-}
-
-static int on_futex(struct builder *b, const struct ft_ev *e)
-{
-	struct ft_model *m = b->m;
-	struct ft_tstat *s;
-	struct live *l;
-	struct ft_fx *f;
-	uint16_t op = (uint16_t)(e->arg & 0xffff);
-
-	s = task_of(b, e->tid, &l);
-	if (!s)
-		return -1;
-	if (FT_VEC_RESERVE(m->fx, m->nfx, m->fxcap))
-		return -1;
-	f = &m->fx[m->nfx];
-	memset(f, 0, sizeof(*f));	/* from_switch too: a call, not a switch */
-	f->ts = e->ts;
-	f->dur = (e->flags & FT_F_DUR_US) ? (uint64_t)e->arg2 * 1000 : e->arg2;
-	f->uaddr = e->val;
-	f->tid = e->tid;
-	f->op = op;
-	f->ret = (int16_t)(uint16_t)(e->arg >> 16);
-	if (vec_push(&s->fxs, (uint32_t)m->nfx))
-		return -1;
-	l->pending_fx = -1;
-	if (ft_futex_is_wait(op)) {
-		s->futex_waits++;
-		s->futex_wait_ns += f->dur;
-		if (f->dur > s->futex_wait_max_ns)
-			s->futex_wait_max_ns = f->dur;
-		l->last_fx_wait = (long)m->nfx;
-		if (e->flags & FT_F_NO_EXIT)
-			l->pending_fx = (long)m->nfx;
-	} else if (ft_futex_is_wake(op)) {
-		s->futex_wakes++;
-	}
-	m->nfx++;
 	return 0;
 }
 
@@ -528,39 +157,39 @@ static int build_event(struct builder *b, const struct ft_ev *e, bool has_waking
 	case FT_EV_SWITCH:
 		if ((e->flags & FT_F_SUMEXEC) && !b->m->kernel_runtime)
 			b->m->runtime_source = "sum_exec_runtime";
-		if (on_switch(b, e))
+		if (ftm_on_switch(b, e))
 			return -1;
-		/* on_switch made prev's record */
+		/* the switch made prev's record */
 		if (e->tid && !(e->flags & FT_F_RECONSTRUCTED))
 			ft_model_task(b->m, e->tid)->switchouts_recorded++;
 		break;
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP_NEW:
-		if (on_wake(b, e))
+		if (ftm_on_wake(b, e))
 			return -1;
 		break;
 	case FT_EV_WAKEUP:
-		if (!has_waking && on_wake(b, e))
+		if (!has_waking && ftm_on_wake(b, e))
 			return -1;
 		break;
 	case FT_EV_MIGRATE:
-		s = task_of(b, e->tid, &l);
+		s = ftm_task_of(b, e->tid, &l);
 		if (!s)
 			return -1;
 		s->migrations++;
 		break;
 	case FT_EV_FUTEX:
-		if (on_futex(b, e))
+		if (ftm_on_futex(b, e))
 			return -1;
 		break;
 	case FT_EV_RUNTIME:
-		s = task_of(b, e->tid, &l);
+		s = ftm_task_of(b, e->tid, &l);
 		if (!s)
 			return -1;
 		s->runtime_kernel_ns += e->val;
 		break;
 	case FT_EV_EXIT:
-		s = task_of(b, e->tid, &l);
+		s = ftm_task_of(b, e->tid, &l);
 		if (!s)
 			return -1;
 		if (l->state != TS_RUNNING)
@@ -586,10 +215,10 @@ static int build_close(struct builder *b)
 		if (b->cur[c] < 0)
 			continue;
 		end = M->end_ns > b->since[c] ? M->end_ns : b->since[c];
-		if (push_seg(b, c, end, (uint32_t)b->cur[c], 0, 0,
+		if (ftm_push_seg(b, c, end, (uint32_t)b->cur[c], 0, 0,
 			     FT_SEG_OPEN_END))
 			return -1;
-		s = task_of(b, (uint32_t)b->cur[c], &l);
+		s = ftm_task_of(b, (uint32_t)b->cur[c], &l);
 		if (!s)
 			return -1;
 		if (b->cur[c]) {
@@ -631,7 +260,7 @@ static int build_index(struct ft_model *m)
 	for (size_t i = 0; i < m->nseg; i++) {
 		struct ft_tstat *s = ft_model_task(m, m->seg[i].tid);
 
-		if (s && vec_push(&s->segs, (uint32_t)i))
+		if (s && ftm_vec_push(&s->segs, (uint32_t)i))
 			return -1;
 	}
 	sort_segs = m->seg;

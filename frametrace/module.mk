@@ -5,8 +5,8 @@
 # The program is build/frametrace, so its objects live in build/ft/ (the
 # generic rule would put them in a directory of that same name).
 
-FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
-	frametrace/finish.c frametrace/marker.c frametrace/model.c frametrace/model_query.c \
+FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile_write.c frametrace/tracefile_read.c \
+	frametrace/finish.c frametrace/marker.c frametrace/model.c frametrace/model_events.c frametrace/model_query.c \
 	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
 	frametrace/import.c frametrace/importer.c frametrace/import_text.c frametrace/import_perf.c \
 	frametrace/import_ftrace.c frametrace/import_events.c frametrace/import_procs.c \
@@ -38,7 +38,7 @@ $(BUILD)/ft/%.o: frametrace/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/bpf/frametrace.bpf.o: frametrace/frametrace.bpf.c frametrace/frametrace.h
+$(BUILD)/bpf/frametrace.bpf.o: frametrace/frametrace.bpf.c frametrace/frametrace.h frametrace/futex.bpf.h
 
 # ftbpf.c includes the generated skeleton
 $(BUILD)/ft/ftbpf.o: $(BUILD)/bpf/frametrace.skel.h
@@ -58,7 +58,7 @@ $(FT_LIB): $(FT_LIB_OBJS)
 # cmocka unit tests (their own rule: they link the frametrace core), by
 # subject: reading traces, analysing them, and what is written for others.
 FT_TEST_HELPERS := $(BUILD)/tests/test_frametrace_helpers.o
-FT_UNIT_TESTS := test_frametrace_input test_frametrace_analysis \
+FT_UNIT_TESTS := test_frametrace_input test_frametrace_import test_frametrace_analysis \
 	test_frametrace_output test_frametrace_procs
 TESTS += $(FT_UNIT_TESTS:%=$(BUILD)/tests/%)
 $(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
@@ -67,13 +67,15 @@ $(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
 $(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
 
-# The derivation of frametrace profile on hand-made timelines.
-TESTS += $(BUILD)/tests/test_frametrace_profile
-$(BUILD)/tests/test_frametrace_profile: $(BUILD)/tests/test_frametrace_profile.o \
+# The derivation of frametrace profile: its arithmetic, and the whole of
+# it on hand-made timelines.
+FT_PROF_TESTS := test_frametrace_fit test_frametrace_profile
+TESTS += $(FT_PROF_TESTS:%=$(BUILD)/tests/%)
+$(FT_PROF_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(BUILD)/tests/test_frametrace_profile.o: CFLAGS += -Iframetrace
+$(FT_PROF_TESTS:%=$(BUILD)/tests/%.o): CFLAGS += -Iframetrace
 
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus
@@ -110,10 +112,11 @@ fuzz-frametrace: $(FUZZERS)
 # Cross-check with perf sched latency on the committed fixture (and, with
 # two arguments, on a fresh recording: tests/frametrace_crosscheck.sh).
 TESTS += $(BUILD)/tests/test_frametrace_crosscheck
-$(BUILD)/tests/test_frametrace_crosscheck: $(BUILD)/tests/test_frametrace_crosscheck.o $(FT_LIB) $(LIBGS)
+$(BUILD)/tests/test_frametrace_crosscheck: $(BUILD)/tests/test_frametrace_crosscheck.o \
+		$(BUILD)/tests/perf_sched.o $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
+$(BUILD)/tests/test_frametrace_crosscheck.o $(BUILD)/tests/perf_sched.o: CFLAGS += -Iframetrace
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
 	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh \

@@ -129,14 +129,77 @@ static uint32_t frames_process(const struct ft_trace *t, unsigned *others)
 	return pid;
 }
 
+/* Whether the trace lacks the scheduling events of process pid, whose
+ * frames it holds: -1 with the reason in err, else 0. */
+static int no_sched(const struct ft_pr_analysis *a, uint32_t pid, char *err,
+		    size_t errlen)
+{
+	for (size_t i = 0; i < a->m->ntask; i++)
+		if (a->m->task[i].pid == pid && a->m->task[i].segs.n)
+			return 0;
+	if (!pid) {
+		snprintf(err, errlen,
+			 "the trace's frames name no process (a MangoHud log "
+			 "holds frames only): record or import the scheduler "
+			 "events with them");
+		return -1;
+	}
+	if (ft_meta_get(a->t, "processes")) {
+		/* the events are there; their process was not told */
+		snprintf(err, errlen,
+			 "no task of the trace was found to be in process %u, "
+			 "whose frames it holds: the text has no pid column "
+			 "(perf script -F comm,pid,tid,cpu,time,event,trace "
+			 "keeps the pids; --pid chooses a process by the pid "
+			 "the report shows)", pid);
+		return -1;
+	}
+	snprintf(err, errlen,
+		 "the trace has no scheduling events of process %u, "
+		 "whose frames it holds: record or import the "
+		 "scheduler events with the frames", pid);
+	return -1;
+}
+
+/* The frame times of the chosen frames summarized, and the vsync period
+ * their presents keep (0: none). */
+static int frame_times(struct ft_pr_analysis *a)
+{
+	const struct ft_trace *t = a->t;
+	uint64_t *pres;
+	double *iv;
+
+	a->wa = t->frames[a->fidx[0]].present_ns - t->frames[a->fidx[0]].frametime_ns;
+	a->wb = t->frames[a->fidx[a->nf - 1]].present_ns;
+	iv = malloc(a->nf * sizeof(double));
+	if (!iv)
+		return -2;
+	for (size_t k = 0; k < a->nf; k++)
+		iv[k] = (double)t->frames[a->fidx[k]].frametime_ns;
+	if (ft_pf_summarize(iv, a->nf, &a->ft)) {
+		free(iv);
+		return -2;
+	}
+	free(iv);
+	pres = malloc((a->nf + 1) * sizeof(*pres));
+	if (!pres)
+		return -2;
+	pres[0] = a->wa;
+	for (size_t k = 0; k < a->nf; k++)
+		pres[k + 1] = t->frames[a->fidx[k]].present_ns;
+	a->vsync_ns = ft_pf_vsync_period(pres, a->nf + 1, &a->vsync_share);
+	free(pres);
+	a->fps = a->vsync_ns ? (unsigned)llround(1e9 / (double)a->vsync_ns) : 0;
+	if (a->fps > 10000)
+		a->fps = 0;
+	return 0;
+}
+
 int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen)
 {
 	const struct ft_trace *t = a->t;
 	size_t n = 0, first = 0, last;
 	uint32_t pid = a->o.pid;
-	uint64_t *pres;
-	bool sched = false;
-	double *iv;
 
 	if (!t->nframes) {
 		snprintf(err, errlen,
@@ -162,33 +225,8 @@ int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen)
 	qsort(a->fidx, n, sizeof(size_t), by_present);
 	a->nproc_frames = n;
 	/* what is missing first: the scheduling data, then enough frames */
-	for (size_t i = 0; i < a->m->ntask; i++)
-		if (a->m->task[i].pid == pid && a->m->task[i].segs.n)
-			sched = true;
-	if (n && !sched && !pid) {
-		snprintf(err, errlen,
-			 "the trace's frames name no process (a MangoHud log "
-			 "holds frames only): record or import the scheduler "
-			 "events with them");
+	if (n && no_sched(a, pid, err, errlen))
 		return -1;
-	}
-	if (n && !sched && ft_meta_get(t, "processes")) {
-		/* the events are there; their process was not told */
-		snprintf(err, errlen,
-			 "no task of the trace was found to be in process %u, "
-			 "whose frames it holds: the text has no pid column "
-			 "(perf script -F comm,pid,tid,cpu,time,event,trace "
-			 "keeps the pids; --pid chooses a process by the pid "
-			 "the report shows)", pid);
-		return -1;
-	}
-	if (n && !sched) {
-		snprintf(err, errlen,
-			 "the trace has no scheduling events of process %u, "
-			 "whose frames it holds: record or import the "
-			 "scheduler events with the frames", pid);
-		return -1;
-	}
 	if (!n) {
 		snprintf(err, errlen, "no frames of process %u in the trace%s%s%s",
 			 pid, a->o.pid ? " (" : "",
@@ -217,30 +255,7 @@ int ft_pr_pick_frames(struct ft_pr_analysis *a, char *err, size_t errlen)
 			 a->nf, pid, a->o.window ? " in --frames" : "");
 		return -1;
 	}
-	a->wa = t->frames[a->fidx[0]].present_ns - t->frames[a->fidx[0]].frametime_ns;
-	a->wb = t->frames[a->fidx[a->nf - 1]].present_ns;
-	iv = malloc(a->nf * sizeof(double));
-	if (!iv)
-		return -2;
-	for (size_t k = 0; k < a->nf; k++)
-		iv[k] = (double)t->frames[a->fidx[k]].frametime_ns;
-	if (ft_pf_summarize(iv, a->nf, &a->ft)) {
-		free(iv);
-		return -2;
-	}
-	free(iv);
-	pres = malloc((a->nf + 1) * sizeof(*pres));
-	if (!pres)
-		return -2;
-	pres[0] = a->wa;
-	for (size_t k = 0; k < a->nf; k++)
-		pres[k + 1] = t->frames[a->fidx[k]].present_ns;
-	a->vsync_ns = ft_pf_vsync_period(pres, a->nf + 1, &a->vsync_share);
-	free(pres);
-	a->fps = a->vsync_ns ? (unsigned)llround(1e9 / (double)a->vsync_ns) : 0;
-	if (a->fps > 10000)
-		a->fps = 0;
-	return 0;
+	return frame_times(a);
 }
 
 /*

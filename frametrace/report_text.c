@@ -271,6 +271,38 @@ static const char *rq_text(uint8_t reason)
 	}
 }
 
+/* Who held the CPU a link waited on, and whether another CPU was free. */
+static void print_holders(FILE *f, const struct ft_report *r,
+			  const struct ft_link *l, const char *indent)
+{
+	const struct ft_trace *t = r->t;
+	char a[64], d1[24], d2[24], d3[24], d4[24];
+
+	fprintf(f, "%s      CPU%u held by", indent, l->holder[0].cpu);
+	for (int k = 0; k < l->nholders; k++)
+		fprintf(f, "%s %s %s (%s)", k ? "," : "",
+			ft_task_label(t, l->holder[k].tid, a, sizeof(a)),
+			ft_fmt_ns(d1, sizeof(d1), l->holder[k].ns),
+			l->holder[k].why == FT_WHY_LONG_SLICE
+				? (snprintf(d2, sizeof(d2), "slice %s",
+					    ft_fmt_ns(d3, sizeof(d3), l->holder[k].longest)),
+				   d2)
+				: ft_why_text(l->holder[k].why));
+	if (ft_link_idle_wait(l))
+		fprintf(f, "; the CPU it was queued on idled %s of it: "
+			"wake-up not acted on (*)",
+			ft_fmt_ns(d4, sizeof(d4), l->own_idle_ns));
+	else if (r->m.ncpus > 1) {
+		if (l->siblings_busy)
+			fprintf(f, "; other CPUs busy too");
+		else if (l->idle_cpu >= 0 && l->idle_ns)
+			fprintf(f, "; CPU%d idle %s meanwhile",
+				l->idle_cpu,
+				ft_fmt_ns(d4, sizeof(d4), l->idle_ns));
+	}
+	fprintf(f, " [%s]\n", rq_text(l->rq_reason));
+}
+
 void ft_explain_print(FILE *f, const struct ft_report *r,
 		      const struct ft_explain *x, const char *indent)
 {
@@ -312,31 +344,8 @@ void ft_explain_print(FILE *f, const struct ft_report *r,
 		else if (l->sleep_ns)
 			fprintf(f, ", slept %s", ft_fmt_ns(d4, sizeof(d4), l->sleep_ns));
 		fputc('\n', f);
-		if (l->nholders && l->runnable_ns >= 20000) {
-			fprintf(f, "%s      CPU%u held by", indent, l->holder[0].cpu);
-			for (int k = 0; k < l->nholders; k++)
-				fprintf(f, "%s %s %s (%s)", k ? "," : "",
-					ft_task_label(t, l->holder[k].tid, a, sizeof(a)),
-					ft_fmt_ns(d1, sizeof(d1), l->holder[k].ns),
-					l->holder[k].why == FT_WHY_LONG_SLICE
-						? (snprintf(d2, sizeof(d2), "slice %s",
-							    ft_fmt_ns(d3, sizeof(d3), l->holder[k].longest)),
-						   d2)
-						: ft_why_text(l->holder[k].why));
-			if (ft_link_idle_wait(l))
-				fprintf(f, "; the CPU it was queued on idled %s of it: "
-					"wake-up not acted on (*)",
-					ft_fmt_ns(d4, sizeof(d4), l->own_idle_ns));
-			else if (r->m.ncpus > 1) {
-				if (l->siblings_busy)
-					fprintf(f, "; other CPUs busy too");
-				else if (l->idle_cpu >= 0 && l->idle_ns)
-					fprintf(f, "; CPU%d idle %s meanwhile",
-						l->idle_cpu,
-						ft_fmt_ns(d4, sizeof(d4), l->idle_ns));
-			}
-			fprintf(f, " [%s]\n", rq_text(l->rq_reason));
-		}
+		if (l->nholders && l->runnable_ns >= 20000)
+			print_holders(f, r, l, indent);
 	}
 	fprintf(f, "%s  chain ends: %s\n", indent, ft_stop_text(x->stop));
 	if (x->origin >= 0) {

@@ -248,6 +248,41 @@ static int game_env(const struct gsu_workload *w, const char *dir,
 	return ne;
 }
 
+/* framebench's command line: the workload's profile, duration, seed,
+ * FPS cap and background, its results into dir. */
+static void framebench_args(const struct gsu_suite *s,
+			    const struct gsu_workload *w, const char *dir,
+			    uint64_t dur, struct gsu_exec *x, struct argv_b *b)
+{
+	snprintf(x->json, sizeof(x->json), "%s/framebench.json", dir);
+	snprintf(x->csv, sizeof(x->csv), "%s/frames.csv", dir);
+	if (w->profile[0]) {
+		add(b, "--profile");
+		add(b, w->profile);
+	}
+	add(b, "--duration");
+	addf(b, "%llums", (unsigned long long)(dur / NSEC_PER_MSEC));
+	add(b, "--seed");
+	addf(b, "%llu", (unsigned long long)(w->has_seed ? w->seed
+							  : s->seed));
+	if (w->fps >= 0) {
+		add(b, "--fps");
+		addf(b, "%d", w->fps);
+	}
+	for (int i = 0; i < w->nbg; i++) {
+		add(b, "--bg");
+		add(b, w->bg[i]);
+	}
+	add(b, "--json");
+	add(b, x->json);
+	add(b, "--csv");
+	add(b, x->csv);
+	add(b, "--no-feed");
+	add(b, "--quiet");
+	/* calibration and warm-up come on top of the duration */
+	x->timeout_ns = 2 * dur + 60 * NSEC_PER_SEC;
+}
+
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		   const char *dir, struct gsu_exec *x, char *err, size_t errlen)
 {
@@ -269,33 +304,7 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 	add(&b, w->resolved);
 	switch (w->kind) {
 	case GSU_FRAMEBENCH:
-		snprintf(x->json, sizeof(x->json), "%s/framebench.json", dir);
-		snprintf(x->csv, sizeof(x->csv), "%s/frames.csv", dir);
-		if (w->profile[0]) {
-			add(&b, "--profile");
-			add(&b, w->profile);
-		}
-		add(&b, "--duration");
-		addf(&b, "%llums", (unsigned long long)(dur / NSEC_PER_MSEC));
-		add(&b, "--seed");
-		addf(&b, "%llu", (unsigned long long)(w->has_seed ? w->seed
-								  : s->seed));
-		if (w->fps >= 0) {
-			add(&b, "--fps");
-			addf(&b, "%d", w->fps);
-		}
-		for (int i = 0; i < w->nbg; i++) {
-			add(&b, "--bg");
-			add(&b, w->bg[i]);
-		}
-		add(&b, "--json");
-		add(&b, x->json);
-		add(&b, "--csv");
-		add(&b, x->csv);
-		add(&b, "--no-feed");
-		add(&b, "--quiet");
-		/* calibration and warm-up come on top of the duration */
-		x->timeout_ns = 2 * dur + 60 * NSEC_PER_SEC;
+		framebench_args(s, w, dir, dur, x, &b);
 		break;
 	case GSU_SCHBENCH:
 		add(&b, "-r");

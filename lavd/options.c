@@ -16,6 +16,7 @@
 #include "intf.h"
 #include "opttab.h"
 #include "policy.h"
+#include "policy_preempt.h"
 #include "util.h"
 
 /* The GS_OPT_SPECIAL options. */

@@ -16,7 +16,7 @@ max_progs=$(sed -n 's/^MAX_BPF_PROGS=//p' $lint)
 
 tree=$T/tree
 mkdir "$tree"
-git ls-files | tar -cf - -T - | tar -xf - -C "$tree" ||
+{ git ls-files; git ls-files --others --exclude-standard; } | tar -cf - -T - | tar -xf - -C "$tree" ||
 	{ echo "FAIL: cannot copy the tree"; exit 1; }
 
 # must_fail NAME FINDING FILE...: the lint on FILEs of the scratch tree
