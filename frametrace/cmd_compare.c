@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * frametrace compare A B: two traces side by side as the profile
- * derivation sees them (profile_roles.h), so a replay can be checked
+ * derivation sees them (profile/pipeline.h), so a replay can be checked
  * against its original: frame times, CPU per frame of each stage (matched
  * by position in the chain), the pool and the services, the chain, the
  * share of wake-ups that cross processes, each thread's share of the
@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "import.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
 #include "json.h"
-#include "model.h"
-#include "profile_roles.h"
+#include "analysis/model.h"
+#include "profile/pipeline.h"
 #include "opttab.h"
 #include "util.h"
 

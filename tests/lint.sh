@@ -11,7 +11,9 @@
 #                its closing brace, wherever its opening brace stands
 #                (tests/lint_c.awk reads the C past comments and strings)
 #   includes     no tool (nor lib/) includes another tool's files, however
-#                the #include is spelt (tests/lint_c.awk resolves each)
+#                the #include is spelt (tests/lint_c.awk resolves each); no
+#                tool's file climbs out of its folder ("../": a room names
+#                another's header from the tool's folder); no include circle
 #   build        no tool is compiled with another tool's folder on its
 #                include path nor linked with another tool's objects, in
 #                whichever makefile the flag is set: read from the commands

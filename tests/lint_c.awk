@@ -11,7 +11,10 @@
 #              compiler would (the file's folder, then lib/, then the
 #              repository root for a -I.); a tool's file (or lib's) that
 #              reaches into another tool's folder is a finding, and so is
-#              an include the lint cannot resolve (one by macro)
+#              an include the lint cannot resolve (one by macro); a
+#              tool's file that climbs out of its folder ("../"): a room
+#              names another room's header from the tool's folder; and
+#              every include circle
 # Prints FILE:LINE: why, one line per finding.
 #
 #   awk -v max_func=N -f tests/lint_c.awk FILE...
@@ -115,6 +118,9 @@ function check_include(raw, ln,    m, path, quoted, cand, nc, i, hit, t) {
 	nc = 0
 	if (quoted || substr(path, 1, 1) == ".")
 		cand[++nc] = normpath(dir "/" path)
+	# a tool's rooms include each other from the tool's folder (-ITOOL)
+	if (owner != "lib")
+		cand[++nc] = normpath(owner "/" path)
 	cand[++nc] = normpath("lib/" path)
 	cand[++nc] = normpath(path)
 	# the first that exists is what the compiler takes; when none does,
@@ -126,8 +132,46 @@ function check_include(raw, ln,    m, path, quoted, cand, nc, i, hit, t) {
 		for (i = 1; i <= nc; i++)
 			if (cand[i] != "" && toolof(cand[i]) != "" && toolof(cand[i]) != owner) { hit = cand[i]; break }
 	t = toolof(hit)
-	if (t != "" && t != owner)
+	if (t != "" && t != owner) {
 		printf "%s:%d: includes %s, %s's file: move what both use into lib/\n", FILENAME, ln, hit, t
+		return
+	}
+	if (path ~ /(^|\/)\.\.\//)
+		printf "%s:%d: includes %s by climbing out of its folder: name it from the %s folder (%s)\n", FILENAME, ln, path, owner, hit != "" ? hit : "unresolved"
+	if (hit != "" && exists(hit)) {
+		adj[FILENAME] = adj[FILENAME] SUBSEP hit
+		eline[FILENAME, hit] = ln
+	}
+}
+
+# Include circles: a depth-first walk of the includes resolved above.
+function walk(u,    n, vs, i, v, k, path) {
+	color[u] = 1
+	stk[++sp] = u
+	n = split(adj[u], vs, SUBSEP)
+	for (i = 1; i <= n; i++) {
+		v = vs[i]
+		if (v == "")
+			continue
+		if (color[v] == 1) {
+			path = ""
+			for (k = 1; k <= sp && stk[k] != v; k++)
+				;
+			for (; k <= sp; k++)
+				path = path stk[k] " -> "
+			printf "%s:%d: an include circle: %s%s: one of them must not need the other\n", u, eline[u, v], path, v
+		} else if (!color[v]) {
+			walk(v)
+		}
+	}
+	sp--
+	color[u] = 2
+}
+
+END {
+	for (u in adj)
+		if (!color[u])
+			walk(u)
 }
 
 # At a brace opening at depth 0: when the text before it is a function's

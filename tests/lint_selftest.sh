@@ -81,6 +81,14 @@ done
 printf '#include "../framebench/engine.h"\n' >"$tree/lib/fx_inc.h"
 must_fail "include from lib/" "lib/fx_inc.h:1: includes framebench/engine.h" lib/fx_inc.h
 rm -f "$tree/frametrace/fx_inc.c" "$tree/lib/fx_inc.h"
+printf '#include "trace/trace.h"\nint fx;\n' >"$tree/frametrace/import/fx_room.c"
+must_pass "a room's include named from the tool's folder" frametrace/import/fx_room.c
+printf '#include "../trace/trace.h"\nint fx;\n' >"$tree/frametrace/import/fx_room.c"
+must_fail "an include climbing out of a room" "fx_room.c:1: includes ../trace/trace.h by climbing" frametrace/import/fx_room.c
+printf '#include "fx_b.h"\n' >"$tree/gamesuite/fx_a.h"
+printf '#include "fx_a.h"\n' >"$tree/gamesuite/fx_b.h"
+must_fail "an include circle" "an include circle: gamesuite/fx_" gamesuite/fx_a.h gamesuite/fx_b.h
+rm -f "$tree/frametrace/import/fx_room.c" "$tree/gamesuite/fx_a.h" "$tree/gamesuite/fx_b.h"
 
 # Build flags in any makefile, any spelling, and another tool's objects.
 must_pass "the untouched build rules" Makefile

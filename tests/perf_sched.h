@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ftutil.h"
-#include "trace.h"
+#include "trace/ftutil.h"
+#include "trace/trace.h"
 
 /*
  * tools/perf/builtin-sched.c (latency_switch_event, latency_wakeup_event,

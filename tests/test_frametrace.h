@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "report.h"
-#include "trace.h"
+#include "export/report.h"
+#include "trace/trace.h"
 
 #define MS 1000000ULL
 #define US 1000ULL

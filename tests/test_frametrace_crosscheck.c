@@ -39,9 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ftutil.h"
-#include "import.h"
-#include "model.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
+#include "analysis/model.h"
 #include "perf_sched.h"
 
 /* ---- the comparison with perf sched latency -p ------------------------ */

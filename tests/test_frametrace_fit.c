@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile_fit.h"
+#include "profile/profile_fit.h"
 #include "test_frametrace.h"
 
 /* ---- arithmetic ---------------------------------------------------------- */

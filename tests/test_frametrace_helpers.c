@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "finish.h"
-#include "marker.h"
+#include "trace/finish.h"
+#include "trace/marker.h"
 #include "test_frametrace.h"
 
 static uint64_t lcg = 12345;

@@ -17,16 +17,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explain.h"
-#include "finish.h"
-#include "ftutil.h"
-#include "import.h"
+#include "analysis/explain.h"
+#include "trace/finish.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
 #include "mangohud.h"
-#include "marker.h"
-#include "model.h"
-#include "present.h"
+#include "trace/marker.h"
+#include "analysis/model.h"
+#include "trace/present.h"
 #include "test_frametrace.h"
-#include "tracefile.h"
+#include "trace/tracefile.h"
 #include "util.h"
 
 /* ---- trace file ------------------------------------------------------ */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * frametrace profile's derivation (profile_roles.h; its arithmetic:
+ * frametrace profile's derivation (profile/pipeline.h; its arithmetic:
  * test_frametrace_fit.c): the whole analysis on hand-made timelines (a game that fans out to a pool, calls
  * a server and has an audio timer; a chain with a cycle; a presenter with
  * no work; traces without frames), the derived profile checked by
@@ -19,14 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "finish.h"
-#include "marker.h"
-#include "model.h"
+#include "trace/finish.h"
+#include "trace/marker.h"
+#include "analysis/model.h"
 #include "fbprofile.h"		/* the workload profile parser (lib/) */
-#include "profile_fit.h"
-#include "profile_roles.h"
-#include "import.h"
-#include "profile_write.h"
+#include "profile/profile_fit.h"
+#include "profile/pipeline.h"
+#include "import/import.h"
+#include "profile/profile_write.h"
 #include "test_frametrace.h"
 
 /* ---- hand-made timelines ------------------------------------------------ */
