@@ -16,15 +16,10 @@
 
 #include <cmocka.h>
 
-#include "bg.h"
-#include "disturb.h"
-#include "json.h"
 #include "pace.h"
 #include "plan.h"
 #include "fbprofile.h"
-#include "report.h"
 #include "rng.h"
-#include "work.h"
 
 static struct fb_profile prof;
 static char err[1024];

@@ -18,11 +18,7 @@
 #include "bg.h"
 #include "disturb.h"
 #include "json.h"
-#include "pace.h"
-#include "plan.h"
-#include "fbprofile.h"
 #include "report.h"
-#include "rng.h"
 #include "work.h"
 
 static char err[1024];

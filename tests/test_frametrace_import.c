@@ -15,16 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/explain.h"
-#include "trace/finish.h"
 #include "trace/ftutil.h"
 #include "import/import.h"
 #include "mangohud.h"
-#include "trace/marker.h"
-#include "analysis/model.h"
 #include "trace/present.h"
 #include "test_frametrace.h"
-#include "trace/tracefile.h"
 #include "util.h"
 
 /* ---- importers -------------------------------------------------------- */

@@ -3,7 +3,6 @@
  * a damaged or cut file still holds (the writers: tracefile_write.c). */
 #include "tracefile.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -5,12 +5,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "finish.h"
-#include "util.h"
 
 /* ---- CRC-32 (IEEE) -------------------------------------------------- */
 
