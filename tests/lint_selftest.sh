@@ -3,8 +3,8 @@
 #
 # The lint's own test: each rule of tests/lint.sh is shown a fixture that
 # breaks it, in a scratch copy of the tree, and must fail with its finding;
-# the fixture one line short of the limit, the untouched build and an
-# ignored file must pass. Takes about 20 s.
+# a function at the limit, a room's include, the untouched build and an
+# ignored file must pass. Takes a few seconds.
 . tests/lib.sh
 
 lint=tests/lint.sh
