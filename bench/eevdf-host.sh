@@ -60,7 +60,7 @@ busy() {
 	set -- $(head -n 1 /proc/stat)
 	t1=$(($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9)) i1=$(($5 + $6))
 	awk -v dt=$((t1 - t0)) -v di=$((i1 - i0)) -v n="$(nproc)" \
-		'BEGIN { printf "%.2f", dt > 0 ? (dt - di) * n / dt : 0 }'
+		'BEGIN { printf "%.2f", (dt > 0 ? (dt - di) * n / dt : 0) }'
 }
 # wait_quiet: up to 10 minutes for a quiet second
 wait_quiet() {

@@ -149,6 +149,26 @@ static void nap(void)
 	gsu_sleep_ns(20 * NSEC_PER_MSEC);
 }
 
+/* Starts the scheduler's command (its resolved path as argv[0]), its
+ * output into log_path; -1 with the reason in why. */
+static int spawn_loader(const struct gsu_sched *s, const char *log_path,
+			struct gsu_proc *proc, char *why, size_t whylen)
+{
+	char **argv = calloc((size_t)s->argc + 1, sizeof(*argv));
+	int rc;
+
+	if (!argv) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	argv[0] = (char *)s->resolved;
+	for (int i = 1; i < s->argc; i++)
+		argv[i] = s->argv[i];
+	rc = gsu_spawn(proc, argv, NULL, log_path, why, whylen);
+	free(argv);
+	return rc ? -1 : 0;
+}
+
 /*
  * A steering program beside the kernel's scheduler: it is running when
  * it is still alive after a second (lavd --eevdf has attached and taken
@@ -159,21 +179,11 @@ static enum gsu_start start_steering(const struct gsu_sched *s,
 				     const char *log_path, struct gsu_loaded *out,
 				     char *why, size_t whylen)
 {
-	char **argv = calloc((size_t)s->argc + 1, sizeof(*argv)), st[96];
 	uint64_t t0 = gs_now_ns();
+	char st[96];
 
-	if (!argv) {
-		snprintf(why, whylen, "out of memory");
+	if (spawn_loader(s, log_path, &out->proc, why, whylen))
 		return GSU_START_FAILED;
-	}
-	argv[0] = (char *)s->resolved;
-	for (int i = 1; i < s->argc; i++)
-		argv[i] = s->argv[i];
-	if (gsu_spawn(&out->proc, argv, NULL, log_path, why, whylen)) {
-		free(argv);
-		return GSU_START_FAILED;
-	}
-	free(argv);
 	while (gs_now_ns() - t0 < NSEC_PER_SEC) {
 		if (gsu_stop_signal) {
 			gsu_proc_stop(&out->proc, SIGINT, stop_timeout_ns);
@@ -197,7 +207,7 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 			       char *why, size_t whylen)
 {
 	struct gs_scx snap;
-	char **argv, st[96];
+	char st[96];
 	uint64_t t0, deadline;
 	int empty_ops = 0;
 	long long pre_seq;
@@ -220,20 +230,9 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 		return GSU_START_OK;
 	}
 	pre_seq = snap.enable_seq;
-	argv = calloc((size_t)s->argc + 1, sizeof(*argv));
-	if (!argv) {
-		snprintf(why, whylen, "out of memory");
-		return GSU_START_FAILED;
-	}
-	argv[0] = (char *)s->resolved;
-	for (int i = 1; i < s->argc; i++)
-		argv[i] = s->argv[i];
 	t0 = gs_now_ns();
-	if (gsu_spawn(&out->proc, argv, NULL, log_path, why, whylen)) {
-		free(argv);
+	if (spawn_loader(s, log_path, &out->proc, why, whylen))
 		return GSU_START_FAILED;
-	}
-	free(argv);
 	deadline = t0 + timeout_ns;
 	for (;;) {
 		if (gsu_stop_signal) {

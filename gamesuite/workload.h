@@ -88,6 +88,9 @@ int gsu_run_check(char **argv, const char *log, char *why, size_t whylen);
 int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
 			char **plan, char *why, size_t whylen);
 
+/* A run's output file (at most 1 MiB) into *text (free it); 0 or -1. */
+int gsu_read_log(const char *path, char **text);
+
 /* Reads the run's result into run->metrics (and curve/frames). Returns 0,
  * or -1 with why (no output, unparseable, sampled MangoHud log, ...). */
 int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,

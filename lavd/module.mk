@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # lavd: the LAVD sched_ext scheduler. Policy in BPF C (lavd/*.bpf.c and the
 # concern files it includes), loader in C, pure policy arithmetic in
-# lavd/policy.h (compiled into both, unit-tested on the host).
+# lavd/policy.h and policy_preempt.h (compiled into both, unit-tested on the host).
 
 LAVD_BPF_HDRS := lavd/lavd.bpf.h lib/scx_compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
 	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
-	lavd/policy.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h \
+	lavd/policy.h lavd/policy_preempt.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h lavd/power_init.bpf.h \
 	lavd/knobs.h lavd/gameprof.bpf.h
 $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
 # --eevdf: the same model on tracepoints (eevdf.bpf.c), any kernel

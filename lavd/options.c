@@ -17,6 +17,7 @@
 #include "intf.h"
 #include "opttab.h"
 #include "policy.h"
+#include "policy_preempt.h"
 #include "sysinfo.h"
 #include "util.h"
 

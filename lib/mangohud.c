@@ -255,15 +255,79 @@ static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
 	return 0;
 }
 
+/* The frame header line: its columns into *cols (their names in the copy
+ * *hdr, which the caller frees); -1 with err said, -2 out of memory. */
+static int read_header(struct gs_mh_log *log, const char *l, char **hdr,
+		       struct mh_cols *cols, const char *path, size_t lineno,
+		       char *err, size_t errlen)
+{
+	char *names[MAX_COLS];
+	size_t ncols;
+
+	*hdr = strdup(l);
+	if (!*hdr)
+		return -2;
+	ncols = split_csv(*hdr, names, MAX_COLS);
+	if (ncols > MAX_COLS) {
+		errf(err, errlen, path, lineno,
+		     "frame header has %zu columns, at most %d "
+		     "supported", ncols, MAX_COLS);
+		return -1;
+	}
+	log->columns = ncols;
+	log->header_line = lineno;
+	cols->n = ncols;
+	cols->ft = col_index(names, ncols, "frametime");
+	cols->fps = col_index(names, ncols, "fps");
+	cols->el = col_index(names, ncols, "elapsed");
+	if (cols->ft < 0) {
+		errf(err, errlen, path, lineno,
+		     "frame header has no 'frametime' column");
+		return -1;
+	}
+	log->has_elapsed = cols->el >= 0;
+	return 0;
+}
+
+/* After the last line: a header, frame rows, and a usable frame among
+ * them (classify() sorts them out); -1 with err said. */
+static int check_frames(struct gs_mh_log *log, const double *fps_col,
+			const struct mh_cols *cols, const char *path,
+			size_t lineno, char *err, size_t errlen)
+{
+	if (!cols->n) {
+		errf(err, errlen, path, lineno ? lineno : 0,
+		     "no MangoHud frame header ('fps,frametime,...') found");
+		return -1;
+	}
+	if (!log->n) {
+		errf(err, errlen, path, log->header_line,
+		     "frame header but no frame rows");
+		return -1;
+	}
+	classify(log, fps_col, cols->fps >= 0);
+	if (!log->n) {
+		errf(err, errlen, path, 0,
+		     "no usable frame (%zu rows skipped; first: %s:%zu: frame "
+		     "time %.6g ms: %s)", log->unusable, path,
+		     log->first_unusable_line, log->first_unusable_ms,
+		     log->first_unusable_ms > 0 ? "over a minute, not a frame" :
+		     "a row that is no frame");
+		return -1;
+	}
+	return 0;
+}
+
 int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 	       size_t errlen)
 {
 	char *line = NULL, *hdr_copy = NULL, *sys_names_copy = NULL;
-	char *names[MAX_COLS], *fields[MAX_COLS], *sys_names[MAX_COLS];
-	size_t linecap = 0, lineno = 0, ncols = 0, nsys = 0, cap = 0;
+	char *fields[MAX_COLS], *sys_names[MAX_COLS];
+	size_t linecap = 0, lineno = 0, nsys = 0, cap = 0;
 	size_t fps_cap = 0;
 	double *fps_col = NULL;
-	int c_ft = -1, c_fps = -1, c_el = -1, rc = -1;
+	struct mh_cols cols = { 0, -1, -1, -1 };
+	int rc = -1, r;
 	bool expect_sysvals = false;
 	ssize_t len;
 
@@ -277,7 +341,7 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 			goto out;
 		}
 		l = gs_trim(line);
-		if (!ncols) {
+		if (!cols.n) {
 			/* preamble: versioning lines, system info */
 			if (expect_sysvals) {
 				size_t nv = split_csv(l, fields, MAX_COLS);
@@ -302,66 +366,29 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 			}
 			if (strncmp(l, "fps,", 4) && strncmp(l, "frametime", 9))
 				continue;
-			hdr_copy = strdup(l);
-			if (!hdr_copy)
-				goto oom;
-			ncols = split_csv(hdr_copy, names, MAX_COLS);
-			if (ncols > MAX_COLS) {
-				errf(err, errlen, path, lineno,
-				     "frame header has %zu columns, at most %d "
-				     "supported", ncols, MAX_COLS);
-				goto out;
-			}
-			log->columns = ncols;
-			log->header_line = lineno;
-			c_ft = col_index(names, ncols, "frametime");
-			c_fps = col_index(names, ncols, "fps");
-			c_el = col_index(names, ncols, "elapsed");
-			if (c_ft < 0) {
-				errf(err, errlen, path, lineno,
-				     "frame header has no 'frametime' column");
-				goto out;
-			}
-			log->has_elapsed = c_el >= 0;
-			continue;
-		}
-		if (!*l)
-			continue;
-		{
-			struct mh_cols c = { ncols, c_ft, c_fps, c_el };
-			int r = read_row(log, l, &c, &cap, &fps_col, &fps_cap, path,
-					 lineno, err, errlen);
-
+			r = read_header(log, l, &hdr_copy, &cols, path, lineno,
+					err, errlen);
 			if (r == -2)
 				goto oom;
 			if (r)
 				goto out;
+			continue;
 		}
+		if (!*l)
+			continue;
+		r = read_row(log, l, &cols, &cap, &fps_col, &fps_cap, path,
+			     lineno, err, errlen);
+		if (r == -2)
+			goto oom;
+		if (r)
+			goto out;
 	}
 	if (ferror(f)) {
 		errf(err, errlen, path, 0, "read error: %s", strerror(errno));
 		goto out;
 	}
-	if (!ncols) {
-		errf(err, errlen, path, lineno ? lineno : 0,
-		     "no MangoHud frame header ('fps,frametime,...') found");
+	if (check_frames(log, fps_col, &cols, path, lineno, err, errlen))
 		goto out;
-	}
-	if (!log->n) {
-		errf(err, errlen, path, log->header_line,
-		     "frame header but no frame rows");
-		goto out;
-	}
-	classify(log, fps_col, c_fps >= 0);
-	if (!log->n) {
-		errf(err, errlen, path, 0,
-		     "no usable frame (%zu rows skipped; first: %s:%zu: frame "
-		     "time %.6g ms: %s)", log->unusable, path,
-		     log->first_unusable_line, log->first_unusable_ms,
-		     log->first_unusable_ms > 0 ? "over a minute, not a frame" :
-		     "a row that is no frame");
-		goto out;
-	}
 	rc = 0;
 	goto out;
 oom:

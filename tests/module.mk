@@ -7,6 +7,8 @@ $(eval $(call gs_test,test_formats,tests/test_formats.c))
 #   jsonget FILE PATH...  prints the values at dotted paths of a JSON file
 #   mhcheck FILE          checks a MangoHud CSV log with the shared reader
 INTEGRATION_TESTS += tests/input_mistakes.sh
+# the lint's own test: a fixture per rule that must fail
+INTEGRATION_TESTS += tests/lint_selftest.sh
 
 SHELL_TEST_TOOLS := $(BUILD)/tests/jsonget $(BUILD)/tests/mhcheck
 TEST_TOOLS += $(SHELL_TEST_TOOLS)

@@ -115,9 +115,9 @@ static void mangohud_sampled_rows_detected(void **state)
 	gs_mh_free(&log);
 }
 
-/* Rows that are no frame are left out by the one reader every tool uses
- * (issue 24): a 0 ms row does not count as a frame, and one damaged row
- * over a minute does not make a per-frame log look sampled. */
+/* Rows that are no frame are left out by the one reader every tool uses:
+ * a 0 ms row does not count as a frame, and one damaged row over a minute
+ * does not make a per-frame log look sampled. */
 static void mangohud_rows_that_are_no_frame(void **state)
 {
 	static const char text[] =
@@ -361,7 +361,7 @@ static void option_parsing(void **state)
 	assert_int_equal(gs_parse_duration_ns("-3s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3 s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3parsecs", 1, &ns), -1);
-	/* decimal only: a leading 0 is no octal, 0x no hex (issue 24) */
+	/* decimal only: a leading 0 is no octal, 0x no hex (README) */
 	assert_int_equal(gs_parse_u64("010", 0, 100, &u), 0);
 	assert_int_equal(u, 10);
 	assert_int_equal(gs_parse_u64("09", 0, 100, &u), 0);
@@ -415,8 +415,9 @@ static void whole_file_reader(void **state)
 	assert_non_null(strstr(err, ": No such file or directory"));
 }
 
-/* Mistakes that must not cost work (issue 24): inputs that are no
- * regular file, outputs that cannot be written or are the input. */
+/* Mistakes that must not cost work (README, the rules for inputs):
+ * inputs that are no regular file, outputs that cannot be written or are
+ * the input. */
 static void input_and_output_checks(void **state)
 {
 	char dir[] = "/tmp/gs-io-XXXXXX", p[128], q[128], why[256], *buf;
