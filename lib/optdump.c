@@ -31,25 +31,39 @@ static void bash_names(FILE *f, const struct gs_opt *o)
 	fprintf(f, "--%s", o->name);
 }
 
-static bool is_dir_value(const struct gs_opt *o)
+static bool value_is(const struct gs_opt *o, const char *name)
 {
-	return o->value && !strcmp(o->value, "DIR");
+	return o->value && !strcmp(o->value, name);
 }
 
-/* Whether the value is a file name: the path kinds, and a plain string
- * whose value says it is one. */
+/* Whether the value is a file name: the path kinds, and any whose value
+ * says it is one. */
 static bool is_file_value(const struct gs_opt *o)
 {
-	if (o->type == GS_OPT_PATH || o->type == GS_OPT_INPUT ||
-	    o->type == GS_OPT_OUTPUT)
-		return true;
-	return o->type == GS_OPT_STRING && o->value &&
-	       (!strcmp(o->value, "FILE") || !strcmp(o->value, "OUT") ||
-		!strcmp(o->value, "PATH") || !strcmp(o->value, "DIR"));
+	return o->type == GS_OPT_PATH || o->type == GS_OPT_INPUT ||
+	       o->type == GS_OPT_OUTPUT || value_is(o, "FILE") ||
+	       value_is(o, "OUT") || value_is(o, "PATH") || value_is(o, "DIR");
+}
+
+/* The long and short names of the options that do (with_value) or do not
+ * take a value, between blanks. */
+static void bash_words(const struct gs_opt_table *t, FILE *f, bool with_value)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->opt[i].value != !with_value)
+			continue;
+		if (t->opt[i].short_name)
+			fprintf(f, "%s-%c", sep, t->opt[i].short_name), sep = " ";
+		fprintf(f, "%s--%s", sep, t->opt[i].name);
+		sep = " ";
+	}
 }
 
 /*
- * _gamesched_opts_PROG: the option words; _gamesched_value_PROG PREV CUR:
+ * _gamesched_opts_PROG: the option words; _gamesched_flags_PROG: those
+ * that take no value; _gamesched_value_PROG PREV CUR:
  * completes the value of option PREV (choices, files, folders; nothing
  * for free text), status 1 when PREV takes no value.
  */
@@ -61,11 +75,11 @@ static void dump_bash(const struct gs_opt_table *t, FILE *f)
 	fprintf(f, "# %s's options, from its option table (%s --dump-options=bash)\n",
 		t->command, t->command);
 	fprintf(f, "_gamesched_opts_%s='", id);
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->opt[i].short_name)
-			fprintf(f, "-%c ", t->opt[i].short_name);
-		fprintf(f, "--%s%s", t->opt[i].name, i + 1 < t->n ? " " : "");
-	}
+	bash_words(t, f, false);
+	fputc(' ', f);
+	bash_words(t, f, true);
+	fprintf(f, "'\n_gamesched_flags_%s='", id);
+	bash_words(t, f, false);
 	fprintf(f, "'\n_gamesched_value_%s()\n{\n\tcase $1 in\n", id);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gs_opt *o = &t->opt[i];
@@ -79,7 +93,7 @@ static void dump_bash(const struct gs_opt_table *t, FILE *f)
 			for (const char *p = o->choices; *p; p++)
 				fputc(*p == '|' ? ' ' : *p, f);
 			fputs("' -- \"$2\")) ;;\n", f);
-		} else if (is_file_value(o) && is_dir_value(o)) {
+		} else if (value_is(o, "DIR")) {
 			fputs(") compopt -o filenames 2>/dev/null; "
 			      "COMPREPLY=($(compgen -d -- \"$2\")) ;;\n", f);
 		} else if (is_file_value(o)) {
@@ -110,17 +124,21 @@ static void roff_text(FILE *f, const char *s, size_t n)
 }
 
 /*
- * One line per option: "NAME<TAB>HEADING<TAB>HELP", HEADING the roff line
+ * One line per option: "COMMAND<TAB>NAME<TAB>HEADING<TAB>HELP", COMMAND
+ * the table's command (its last word: record), HEADING the roff line
  * that names it in a .TP entry (.BR \-o ", " \-\-output " \fIFILE\fR"),
  * HELP its --help text on one line. man/options.awk puts the headings
  * above the page's own text for each option.
  */
 static void dump_man(const struct gs_opt_table *t, FILE *f)
 {
+	const char *cmd = strrchr(t->command, ' ');
+
+	cmd = cmd ? cmd + 1 : t->command;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gs_opt *o = &t->opt[i];
 
-		fprintf(f, "%s\t", o->name);
+		fprintf(f, "%s\t%s\t", cmd, o->name);
 		if (o->short_name)
 			fprintf(f, ".BR \\-%c \", \" ", o->short_name);
 		else
@@ -128,10 +146,14 @@ static void dump_man(const struct gs_opt_table *t, FILE *f)
 		roff_text(f, "--", 2);
 		roff_text(f, o->name, strlen(o->name));
 		if (o->value) {
+			/* a choice shows its words */
+			const char *v = o->type == GS_OPT_CHOICE ? o->choices
+								 : o->value;
+
 			fputs(o->short_name ? " \" \\fI" : " \"", f);
 			if (!o->short_name)
 				fputc(' ', f);
-			roff_text(f, o->value, strlen(o->value));
+			roff_text(f, v, strlen(v));
 			fputs(o->short_name ? "\\fR\"" : "\"", f);
 		}
 		fputc('\t', f);
