@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An option table that is also --help: each option's name, value, range,
- * the field it sets and its help lines, from which getopt_long's tables
- * and the help text are both made, so they cannot disagree. Every
- * parser uses it: lavd (lavd/options.c), framebench (cli.c), gamesuite
- * (main.c, tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and every
- * frametrace command that takes options (record and watch share their
- * recording options: frametrace/recopts.h).
+ * An option table that is also --help: each option's name, value, kind
+ * and range, the field it sets and its help lines, from which
+ * getopt_long's tables, the help text, the bash completion's options and
+ * the man pages' option headings (--dump-options, optdump.c) are made, so
+ * they cannot disagree. Every parser uses it: lavd (lavd/options.c),
+ * framebench (cli.c), gamesuite (main.c and tune.c, which share their
+ * run options: gamesuite/runopts.h), vm/scx_minimal.c, vm/churn.c,
+ * vm/bpfcost.c and every frametrace command that takes options (record
+ * and watch share their recording options: frametrace/recopts.h). What
+ * a table's kinds cannot say (a value that names a scheduler, a pattern
+ * to parse) is the program's, GS_OPT_SPECIAL.
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H
