@@ -9,6 +9,11 @@ _lavd()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
 	COMPREPLY=()
+	case $prev in
+	--eevdf-levers)
+		COMPREPLY=($(compgen -W 'nice,slice,bg,uclamp nice,slice nice,slice,bg nice,slice,fifo,bg none' -- "$cur"))
+		return ;;
+	esac
 	_gamesched_value_lavd "$prev" "$cur" && return
 	COMPREPLY=($(compgen -W "$_gamesched_opts_lavd" -- "$cur"))
 }

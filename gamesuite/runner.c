@@ -57,7 +57,7 @@ void gsu_prepare(struct gsu_results *r)
 
 		s->status = GSU_SCHED_OK;
 		s->note[0] = '\0';
-		if (s->is_default)
+		if (s->is_default || s->arm == GSU_ARM_REMEDY)
 			continue;
 		if (gsu_resolve(s->argv[0], s->resolved, sizeof(s->resolved))) {
 			s->status = GSU_SCHED_UNKNOWN;
@@ -65,7 +65,7 @@ void gsu_prepare(struct gsu_results *r)
 				 "no program '%s' (looked next to gamesuite "
 				 "and in PATH)",
 				 s->argv[0]);
-		} else if (!have_scx) {
+		} else if (!have_scx && s->arm == GSU_ARM_LOADER) {
 			s->status = GSU_SCHED_UNAVAILABLE;
 			snprintf(s->note, sizeof(s->note),
 				 "this kernel has no sched_ext (%s is missing)",
@@ -320,7 +320,7 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	run->load_s = ld.load_s;
 
 	/* the workload */
-	if (gsu_exec_build(r->suite, w, dir, &x, err, sizeof(err))) {
+	if (gsu_exec_build(r->suite, w, s, dir, &x, err, sizeof(err))) {
 		run->status = GSU_RUN_CRASHED;
 		append_reason(run, "%s", err);
 		goto unload;

@@ -248,8 +248,57 @@ static int game_env(const struct gsu_workload *w, const char *dir,
 	return ne;
 }
 
+/*
+ * A remedy arm before a workload that is not framebench: nice(1) or
+ * chrt(1) in front of its command. 0, or -1 with why (no such program,
+ * or a slice request, which only framebench can make for its threads).
+ */
+static int remedy_prefix(const struct gsu_sched *arm, struct argv_b *b,
+			 char *err, size_t errlen)
+{
+	char path[512];
+	bool fifo = arm->remedy == GSU_REM_FIFO;
+
+	if (arm->remedy == GSU_REM_SLICE) {
+		snprintf(err, errlen, "arm %s: a slice request applies to "
+			 "framebench workloads only", arm->label);
+		return -1;
+	}
+	if (gsu_resolve(fifo ? "chrt" : "nice", path, sizeof(path))) {
+		snprintf(err, errlen, "arm %s: no program '%s'", arm->label,
+			 fifo ? "chrt" : "nice");
+		return -1;
+	}
+	add(b, path);
+	add(b, fifo ? "-f" : "-n");
+	if (fifo)
+		add(b, "1");
+	else
+		addf(b, "%d", arm->remedy_value);
+	return 0;
+}
+
+/* framebench applies a remedy to its own game threads */
+static void remedy_framebench(const struct gsu_sched *arm, struct argv_b *b)
+{
+	switch (arm->remedy) {
+	case GSU_REM_NICE:
+		add(b, "--nice");
+		addf(b, "%d", arm->remedy_value);
+		break;
+	case GSU_REM_FIFO:
+		add(b, "--rt");
+		break;
+	case GSU_REM_SLICE:
+		add(b, "--slice-us");
+		addf(b, "%d", arm->remedy_value);
+		break;
+	}
+}
+
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
-		   const char *dir, struct gsu_exec *x, char *err, size_t errlen)
+		   const struct gsu_sched *arm, const char *dir,
+		   struct gsu_exec *x, char *err, size_t errlen)
 {
 	uint64_t dur = gsu_workload_duration(s, w);
 	unsigned secs = (unsigned)((dur + NSEC_PER_SEC / 2) / NSEC_PER_SEC);
@@ -266,6 +315,13 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		return -1;
 	}
 	snprintf(x->log, sizeof(x->log), "%s/output.log", dir);
+	if (arm && arm->arm != GSU_ARM_REMEDY)
+		arm = NULL;
+	if (arm && w->kind != GSU_FRAMEBENCH &&
+	    remedy_prefix(arm, &b, err, errlen)) {
+		gsu_free_words(b.v);
+		return -1;
+	}
 	add(&b, w->resolved);
 	switch (w->kind) {
 	case GSU_FRAMEBENCH:
@@ -331,6 +387,8 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 	if (w->kind != GSU_GAME)
 		for (int i = 0; i < w->nargs; i++)
 			add(&b, w->args[i]);
+	if (arm && w->kind == GSU_FRAMEBENCH)
+		remedy_framebench(arm, &b);
 	if (w->timeout_ns) {
 		if (w->kind == GSU_GAME && x->stop_ns > w->timeout_ns)
 			x->stop_ns = w->timeout_ns;
@@ -427,7 +485,7 @@ static int check_run(const struct gsu_suite *s, const struct gsu_workload *w,
 	}
 	snprintf(dir, sizeof(dir), "%s/run", tmp);
 	snprintf(log, sizeof(log), "%s/check.log", tmp);
-	if (gsu_exec_build(s, w, dir, &x, why, whylen))
+	if (gsu_exec_build(s, w, NULL, dir, &x, why, whylen))
 		goto out;
 	while (x.argv[n])
 		n++;

@@ -49,10 +49,12 @@ struct gsu_exec {
  */
 bool gsu_workload_prepare(struct gsu_workload *w);
 
-/* Builds the invocation for a run writing into dir (created). */
+/* Builds the invocation for a run writing into dir (created); arm (may
+ * be NULL) adds a player's remedy: framebench's own --nice/--rt/
+ * --slice-us, or nice(1)/chrt(1) before any other workload. */
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
-		   const char *dir, struct gsu_exec *x, char *err,
-		   size_t errlen);
+		   const struct gsu_sched *arm, const char *dir,
+		   struct gsu_exec *x, char *err, size_t errlen);
 void gsu_exec_free(struct gsu_exec *x);
 
 /*
