@@ -18,9 +18,6 @@ _framebench()
 			sed -n 's/^\([a-z][a-z0-9_-]*\) .*/\1/p')" -- "$cur"))
 		_gamesched_files "$cur" '*.profile'
 		return ;;
-	--bg)
-		COMPREPLY=($(compgen -W 'hogs compile browser' -- "$cur"))
-		return ;;
 	esac
 	_gamesched_value_framebench "$prev" "$cur" && return
 	if [[ $cur == -* ]]; then

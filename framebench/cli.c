@@ -38,7 +38,7 @@ static const struct gs_opt specs[] = {
 	  .help = "work-loop rate in loops/us instead of measuring\n"
 		  "it (the rate a previous run reported), so that\n"
 		  "runs compared with each other do the same work" },
-	{ "bg", 0, "PATTERN[:N]", SPECIAL(OPT_BG),
+	{ "bg", 0, "PATTERN[:N]", SPECIAL(OPT_BG), .choices = FB_BG_KIND_WORDS,
 	  .help = "background load, repeatable: hogs[:threads],\n"
 		  "compile[:jobs] (short-lived processes),\n"
 		  "browser[:threads] (periodic bursts)" },

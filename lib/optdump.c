@@ -88,7 +88,7 @@ static void dump_bash(const struct gs_opt_table *t, FILE *f)
 			continue;
 		fputc('\t', f);
 		bash_names(f, o);
-		if (o->type == GS_OPT_CHOICE) {
+		if (o->choices) {
 			fputs(") COMPREPLY=($(compgen -W '", f);
 			for (const char *p = o->choices; *p; p++)
 				fputc(*p == '|' ? ' ' : *p, f);

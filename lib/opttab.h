@@ -63,7 +63,9 @@ struct gs_opt {
 	bool show_default;	/* --help appends the field's default (GS_OPT_U64) */
 	const char *section;	/* heading printed above it in --help, or NULL */
 	const char *help;	/* --help lines, '\n' between them */
-	const char *choices;	/* GS_OPT_CHOICE: the words, '|' between them */
+	const char *choices;	/* GS_OPT_CHOICE: the words, '|' between them;
+				 * another kind: the words its value starts
+				 * with, for the completion ("hogs|compile") */
 	double scale;		/* GS_OPT_U64, GS_OPT_NUMBER: stored value x
 				 * scale (0: 1), e.g. a percentage as a fraction */
 	uint64_t unit_ns;	/* GS_OPT_DURATION: a bare number's unit (0: s) */
