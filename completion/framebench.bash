@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for framebench(1)                      -*- shell-script -*-
 # shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): the words hold no blanks
-# Options come from the program's own --help, profile names from
-# --list-profiles, so they cannot fall behind the program.
+# shellcheck disable=SC2154 # _gamesched_opts_*: make splices them in below
+# Options and their values come from the program's option table (make
+# puts `framebench --dump-options=bash` where the OPTION TABLES line is),
+# profile names from --list-profiles, so they cannot fall behind the
+# program.
 
 _framebench()
 {
@@ -15,17 +18,11 @@ _framebench()
 			sed -n 's/^\([a-z][a-z0-9_-]*\) .*/\1/p')" -- "$cur"))
 		_gamesched_files "$cur" '*.profile'
 		return ;;
-	--bg)
-		COMPREPLY=($(compgen -W 'hogs compile browser' -- "$cur"))
-		return ;;
-	--json|--csv)
-		_gamesched_files "$cur"
-		return ;;
-	-d|--duration|-w|--warmup|-s|--seed|--fps|--workers|--calibration|--bg-nice|--nice|--slice-us|--dilate|--disturb)
-		return ;;
 	esac
+	_gamesched_value_framebench "$prev" "$cur" && return
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(_gamesched_options "$prog")" -- "$cur"))
+		COMPREPLY=($(compgen -W "$_gamesched_opts_framebench" -- "$cur"))
 	fi
 }
+# @OPTION TABLES@
 complete -F _framebench framebench

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for frametrace(1)                      -*- shell-script -*-
 # shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): the words hold no blanks
-# Commands, and each command's options from its own --help; after "--"
-# (record, watch) the command to run.
+# shellcheck disable=SC2154 # _gamesched_opts_*: make splices them in below
+# Commands; each command's options and their values from its option table
+# (make puts `frametrace CMD --dump-options=bash` where the OPTION TABLES
+# line is), or its --help; after "--" (record, watch) the command to run.
 
 _frametrace()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmd=${COMP_WORDS[1]} i
+	local cmd=${COMP_WORDS[1]} i opts
 	COMPREPLY=()
 	if [[ $COMP_CWORD -eq 1 ]]; then
 		COMPREPLY=($(compgen -W 'record watch trigger import report export info profile compare --help --version' -- "$cur"))
@@ -27,41 +29,23 @@ _frametrace()
 		fi
 	done
 	case $prev in
-	-o|--output|--dir)
-		if [[ $cmd == watch ]]; then
-			compopt -o filenames 2>/dev/null
-			COMPREPLY=($(compgen -d -- "$cur"))
-		else
-			_gamesched_files "$cur"
-		fi
-		return ;;
-	--html|--dot|--perfetto|--mangohud)
-		_gamesched_files "$cur"
-		return ;;
-	--feed-dir)
-		compopt -o filenames 2>/dev/null
-		COMPREPLY=($(compgen -d -- "$cur"))
-		return ;;
 	--feed-pid)
 		# the running framebench instances: /dev/shm/framebench.PID
 		local feeds=(/dev/shm/framebench.*)
 		[[ -e ${feeds[0]} ]] &&
 			COMPREPLY=($(compgen -W "${feeds[*]##*/framebench.}" -- "$cur"))
 		return ;;
-	--frames-from)
-		COMPREPLY=($(compgen -W 'feed markers mangohud auto' -- "$cur"))
-		return ;;
-	--format)
-		COMPREPLY=($(compgen -W 'perf ftrace mangohud' -- "$cur"))
-		return ;;
-	-d|--duration|--buffer-mb|--drain-ms|--pre|--post|--frame-ms|--frame-factor|\
-	--min-frames|--wakelat|--wakelat-comm|--min-gap|--max-captures|--max-disk|\
-	--ring-slots|--top|--slow-ms|--explain|--pid|--max-flows|--frames|--name|\
-	--step-cost|--pid-a|--pid-b)
-		return ;;
 	esac
+	# the commands with an option table; info and trigger: their --help
+	if declare -F "_gamesched_value_frametrace_$cmd" >/dev/null; then
+		"_gamesched_value_frametrace_$cmd" "$prev" "$cur" && return
+		opts=_gamesched_opts_frametrace_$cmd
+		opts=${!opts}
+	else
+		opts=$(_gamesched_options "${COMP_WORDS[0]}" "$cmd")
+	fi
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(_gamesched_options "${COMP_WORDS[0]}" "$cmd")" -- "$cur"))
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return
 	fi
 	case $cmd in
@@ -72,4 +56,5 @@ _frametrace()
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	esac
 }
+# @OPTION TABLES@
 complete -F _frametrace frametrace

@@ -75,20 +75,40 @@ GS_UNIT := $(BUILD)/dist/lavd.service
 GS_COMPFILES := $(GS_COMPLETIONS:%=$(BUILD)/completion/%)
 GS_EXTRAS := $(GS_MANPAGES) $(GS_UNIT) $(GS_COMPFILES)
 
-$(BUILD)/man/%: man/%.in $(GS_PATHS) lib/version.h
+# The option tables of each program (lib/opttab.h): a program's own, or
+# those of its commands. `PROG [CMD] --dump-options=bash|man` prints them
+# for the completion and the man page, so neither can miss an option.
+GS_TABLES_gamesuite := run tune
+GS_TABLES_frametrace := record watch import report export profile compare
+# GS_DUMP KIND PROG: every table of PROG, dumped ("." a program's own)
+GS_DUMP = for c in $(or $(GS_TABLES_$(2)),.); do \
+	$(BUILD)/$(2) $${c\#.} --dump-options=$(1) || exit 1; done
+$(foreach p,$(GS_MAN1) $(GS_MAN8),\
+	$(eval $(BUILD)/man/$(p).tables: $(BUILD)/$(basename $(p))))
+$(BUILD)/man/%.tables:
 	@mkdir -p $(@D)
-	@echo "generate $@ from $<"
-	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
+	@$(call GS_DUMP,man,$(basename $*)) > $@.tmp && mv $@.tmp $@
+
+# each page's OPTIONS entries: the table's heading above the page's own text
+$(BUILD)/man/%: man/%.in $(BUILD)/man/%.tables man/options.awk $(GS_PATHS) lib/version.h
+	@mkdir -p $(@D)
+	@echo "generate $@ from $< and the option tables"
+	@awk -f man/options.awk $(BUILD)/man/$*.tables $< $< > $@.opts && \
+		$(GS_SUBST) $@.opts > $@.tmp && rm -f $@.opts && mv $@.tmp $@
 $(GS_UNIT): dist/lavd.service.in $(GS_PATHS)
 	@mkdir -p $(@D)
 	@echo "generate $@ from $<"
 	@$(GS_SUBST) $< > $@.tmp && mv $@.tmp $@
-# each completion with the helpers the four share (completion/common.bash)
-$(BUILD)/completion/%: completion/%.bash completion/common.bash $(GS_PATHS)
+# each completion with its program's option tables (in place of the
+# OPTION TABLES line) and the helpers the four share (completion/common.bash)
+$(BUILD)/completion/%: completion/%.bash completion/common.bash $(BUILD)/% $(GS_PATHS)
 	@mkdir -p $(@D)
-	@echo "generate $@ from $< and completion/common.bash"
-	@{ cat $<; echo; sed '1,/^$$/d' completion/common.bash; } | $(GS_SUBST) > $@.tmp && \
-		mv $@.tmp $@
+	@echo "generate $@ from $<, the option tables and completion/common.bash"
+	@$(call GS_DUMP,bash,$*) > $@.tables
+	@{ sed '/^# @OPTION TABLES@$$/,$$d' $<; cat $@.tables; \
+		sed '1,/^# @OPTION TABLES@$$/d' $<; echo; \
+		sed '1,/^$$/d' completion/common.bash; } | $(GS_SUBST) > $@.tmp && \
+		rm -f $@.tables && mv $@.tmp $@
 
 .PHONY: extras version install uninstall
 all: extras

@@ -73,6 +73,10 @@ struct fb_bg_result {
 	uint64_t bursts, missed;
 };
 
+/* The patterns' names, in the order of enum fb_bg_kind: the option table
+ * offers them for --bg's value (a unit test holds them to bg.c's). */
+#define FB_BG_KIND_WORDS "hogs|compile|browser"
+
 /* Parses "hogs", "compile:4", ...; ncpus gives the defaults. 0 or -1. */
 int fb_bg_parse(const char *s, unsigned ncpus, struct fb_bg_spec *out);
 const char *fb_bg_name(enum fb_bg_kind k);

@@ -10,10 +10,8 @@
 #include "opttab.h"
 #include "util.h"
 
-enum {
-	OPT_DURATION = 1, OPT_WARMUP, OPT_FPS, OPT_WORKERS, OPT_BG, OPT_BG_NICE,
-	OPT_RT, OPT_NICE, OPT_SLICE_US, OPT_DILATE, OPT_DISTURB, OPT_VERSION,
-};
+/* The GS_OPT_SPECIAL options. */
+enum { OPT_BG = 1, OPT_DISTURB };
 
 #define FIELD(f) offsetof(struct fb_config, f)
 #define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
@@ -22,36 +20,42 @@ static const struct gs_opt specs[] = {
 	{ "profile", 'p', "NAME|PATH", GS_OPT_STRING, FIELD(profile_arg),
 	  .help = "workload profile: proton (default), unreal,\n"
 		  "esports, strategy, or a .profile file" },
-	{ "duration", 'd', "D", SPECIAL(OPT_DURATION),
+	{ "duration", 'd', "D", GS_OPT_DURATION, FIELD(duration_ns),
+	  100 * NSEC_PER_MSEC, 24 * 3600 * NSEC_PER_SEC,
 	  .help = "measured time (default 10s; 500ms, 10s, 2m, 1h)" },
-	{ "warmup", 'w', "D", SPECIAL(OPT_WARMUP),
+	{ "warmup", 'w', "D", GS_OPT_DURATION, FIELD(warmup_ns),
+	  0, 3600 * NSEC_PER_SEC,
 	  .help = "unmeasured time before it (default 1s)" },
 	{ "seed", 's', "N", GS_OPT_U64, FIELD(seed), 0, (double)UINT64_MAX,
 	  .help = "seed of every random amount of work (default 1)" },
-	{ "fps", 0, "N", SPECIAL(OPT_FPS),
+	{ "fps", 0, "N", GS_OPT_UINT, FIELD(fps), 0, FB_MAX_FPS,
+	  .given = GS_OPT_GIVEN(FIELD(fps_set)),
 	  .help = "target FPS, 0 = uncapped (default: the profile's)" },
-	{ "workers", 0, "N", SPECIAL(OPT_WORKERS),
+	{ "workers", 0, "N", GS_OPT_UINT, FIELD(workers), 1, FB_MAX_WORKERS,
+	  .given = GS_OPT_GIVEN(FIELD(workers_set)),
 	  .help = "job-system workers (default: the profile's)" },
 	{ "calibration", 0, "R", GS_OPT_NUMBER, FIELD(calibration), 1, 1e6,
 	  .help = "work-loop rate in loops/us instead of measuring\n"
 		  "it (the rate a previous run reported), so that\n"
 		  "runs compared with each other do the same work" },
-	{ "bg", 0, "PATTERN[:N]", SPECIAL(OPT_BG),
+	{ "bg", 0, "PATTERN[:N]", SPECIAL(OPT_BG), .choices = FB_BG_KIND_WORDS,
 	  .help = "background load, repeatable: hogs[:threads],\n"
 		  "compile[:jobs] (short-lived processes),\n"
 		  "browser[:threads] (periodic bursts)" },
-	{ "bg-nice", 0, "N", SPECIAL(OPT_BG_NICE),
+	{ "bg-nice", 0, "N", GS_OPT_INT, FIELD(bg_nice), -20, 19,
 	  .help = "nice value of the background load (default 0)" },
-	{ "rt", 0, NULL, SPECIAL(OPT_RT),
+	{ "rt", 0, NULL, GS_OPT_SET, FIELD(game.rt),
 	  .help = "game threads SCHED_FIFO (root or CAP_SYS_NICE)" },
-	{ "nice", 0, "N", SPECIAL(OPT_NICE),
+	{ "nice", 0, "N", GS_OPT_INT, FIELD(game.nice), -20, 19,
+	  .given = GS_OPT_GIVEN(FIELD(game.nice_set)),
 	  .help = "game threads at nice N, as GameMode's renice\n"
 		  "(-20..19; below 0 needs root or CAP_SYS_NICE)" },
-	{ "slice-us", 0, "N", SPECIAL(OPT_SLICE_US),
+	{ "slice-us", 0, "N", GS_OPT_UINT, FIELD(game.slice_us),
+	  FB_SLICE_MIN_US, FB_SLICE_MAX_US,
 	  .help = "game threads ask EEVDF for an N us slice\n"
 		  "(sched_setattr sched_runtime, Linux 6.12+;\n"
 		  "100..100000)" },
-	{ "dilate", 0, "K", SPECIAL(OPT_DILATE),
+	{ "dilate", 0, "K", GS_OPT_NUMBER, FIELD(dilate), 1, FB_DILATE_MAX,
 	  .help = "time dilation: every work amount, period and\n"
 		  "the frame interval K times longer, durations\n"
 		  "too; frame times reported divided by K (for\n"
@@ -76,7 +80,7 @@ static const struct gs_opt specs[] = {
 	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
 	  .help = "one summary line, no progress" },
 	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this text" },
-	{ "version", 0, NULL, SPECIAL(OPT_VERSION), .help = "the version" },
+	{ "version", 0, NULL, GS_OPT_VERSION, .help = "the version" },
 };
 
 static const struct gs_opt_table table = {
@@ -88,13 +92,9 @@ static const struct gs_opt_table table = {
 "\n"
 "Exit status: 0 success (also after SIGINT/SIGTERM with a partial report),\n"
 "1 the run failed, 2 bad option or profile.\n",
-	NULL, 27,
+	NULL, 27, .version = "framebench " FB_VERSION " (gamesched)\n",
+	.command = "framebench",
 };
-
-void fb_usage(FILE *f)
-{
-	gs_opt_usage(&table, f);
-}
 
 /* After the options: the profile with the options' overrides, and what
  * only the whole command line can refuse or warn about. */
@@ -125,15 +125,14 @@ static void cli_finish(struct fb_config *cfg)
 			"there may be no disturbance");
 }
 
-/* The options of the load beside the game and of the game's own threads
- * (--bg, --bg-nice, --rt, --dilate, --nice, --slice-us, --disturb). */
-static void load_option(int c, const char *arg, struct fb_config *cfg,
-			unsigned ncpus)
+/* The GS_OPT_SPECIAL options: the load beside the game (--bg, --disturb). */
+static void special(const struct gs_opt *o, const char *arg, void *base)
 {
+	struct fb_config *cfg = base;
+	unsigned ncpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	char err[1024];
 
-	switch (c) {
-	case OPT_BG:
+	if (o->id == OPT_BG) {
 		if (cfg->nbg >= FB_MAX_BG)
 			gs_die(EXIT_USAGE, "option --bg: at most %d "
 			       "background patterns", FB_MAX_BG);
@@ -144,69 +143,13 @@ static void load_option(int c, const char *arg, struct fb_config *cfg,
 			       "(e.g. hogs:2), got '%s'",
 			       arg);
 		cfg->nbg++;
-		break;
-	case OPT_BG_NICE:
-		cfg->bg_nice = (int)gs_opt_i64("--bg-nice", arg, -20, 19);
-		break;
-	case OPT_RT:
-		cfg->game.rt = true;
-		break;
-	case OPT_DILATE:
-		cfg->dilate = gs_opt_double("--dilate", arg, 1,
-					    FB_DILATE_MAX);
-		break;
-	case OPT_NICE:
-		cfg->game.nice = (int)gs_opt_i64("--nice", arg, -20, 19);
-		cfg->game.nice_set = true;
-		break;
-	case OPT_SLICE_US:
-		cfg->game.slice_us = (unsigned)gs_opt_u64(
-			"--slice-us", arg, FB_SLICE_MIN_US,
-			FB_SLICE_MAX_US);
-		break;
-	case OPT_DISTURB:
-		if (fb_disturb_parse(arg, ncpus, &cfg->disturb_period_ns,
-				     &cfg->disturb_len_ns,
-				     &cfg->disturb_threads, err,
-				     sizeof(err)))
-			gs_die(EXIT_USAGE, "option --disturb: %s", err);
-		cfg->disturb = true;
-		break;
+		return;
 	}
-}
-
-/* The GS_OPT_SPECIAL options. */
-static void special(const struct gs_opt *o, const char *arg, void *base)
-{
-	struct fb_config *cfg = base;
-
-	switch (o->id) {
-	case OPT_DURATION:
-		cfg->duration_ns = gs_opt_duration_ns(
-			"--duration", arg, NSEC_PER_SEC,
-			100 * NSEC_PER_MSEC, 24 * 3600 * NSEC_PER_SEC);
-		break;
-	case OPT_WARMUP:
-		cfg->warmup_ns = gs_opt_duration_ns(
-			"--warmup", arg, NSEC_PER_SEC, 0,
-			3600 * NSEC_PER_SEC);
-		break;
-	case OPT_FPS:
-		cfg->fps = (unsigned)gs_opt_u64("--fps", arg, 0, FB_MAX_FPS);
-		cfg->fps_set = true;
-		break;
-	case OPT_WORKERS:
-		cfg->workers = (unsigned)gs_opt_u64("--workers", arg, 1,
-						    FB_MAX_WORKERS);
-		cfg->workers_set = true;
-		break;
-	case OPT_VERSION:
-		printf("framebench %s (gamesched)\n", FB_VERSION);
-		exit(EXIT_OK);
-	default:
-		load_option(o->id, arg, cfg,
-			    (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
-	}
+	if (fb_disturb_parse(arg, ncpus, &cfg->disturb_period_ns,
+			     &cfg->disturb_len_ns, &cfg->disturb_threads, err,
+			     sizeof(err)))
+		gs_die(EXIT_USAGE, "option --disturb: %s", err);
+	cfg->disturb = true;
 }
 
 void fb_cli_parse(int argc, char **argv, struct fb_config *cfg)

@@ -11,8 +11,6 @@
 
 #include "fb.h"
 
-void fb_usage(FILE *f);
-
 /* Parses argv into cfg and resolves the profile; exits on bad input
  * (status 2) and after --help / --version (status 0). */
 void fb_cli_parse(int argc, char **argv, struct fb_config *cfg);

@@ -387,8 +387,7 @@ struct opts {
 static const struct gs_opt specs[] = {
 	{ "json", 0, NULL, GS_OPT_SET, FIELD(json),
 	  .help = "JSON with the ratios under \"ratio\"" },
-	/* the file name is checked: the only GS_OPT_SPECIAL */
-	{ "output", 'o', "OUT", GS_OPT_SPECIAL, FIELD(out),
+	{ "output", 'o', "OUT", GS_OPT_PATH, FIELD(out),
 	  .help = "write to OUT instead of stdout" },
 	{ "pid-a", 0, "PID", GS_OPT_U64, FIELD(pid_a), 1, UINT32_MAX,
 	  .help = "the game's process in A (default: the one\n"
@@ -407,7 +406,7 @@ static const struct gs_opt_table table = {
 	"  services, the chain, cross-process wake-ups, each thread's\n"
 	"  share of the game's CPU; ratios are B/A.\n",
 	"Exit status: 0, 1 output failed, 2 bad usage or input.\n",
-	NULL, 21,
+	NULL, 21, .command = "frametrace compare",
 };
 
 int ft_cmd_compare(int argc, char **argv)
@@ -418,7 +417,7 @@ int ft_cmd_compare(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	gs_opt_parse(&table, &o, argc, argv, ft_opt_path_field);
+	gs_opt_parse(&table, &o, argc, argv, NULL);
 	if (!gs_operands(argc, argv, 2)) {
 		gs_opt_usage(&table, stderr);
 		return EXIT_USAGE;

@@ -45,7 +45,7 @@ static const struct gs_opt_table table = {
 	"  frame-time counter. --json writes the JSON form: the same text\n"
 	"  as systemTraceEvents plus flow arrows for wake-ups (default at\n"
 	"  most 50000).\n\n",
-	"", &defaults, 20,
+	"", &defaults, 20, .command = "frametrace export",
 };
 
 /* --perfetto, the only GS_OPT_SPECIAL option */

@@ -15,21 +15,24 @@
 struct opts {
 	const char *out;
 	enum ft_fmt fmt;
-	bool quiet;
+	int format;		/* --format: perf, ftrace or mangohud */
+	bool format_given, quiet;
 	struct ft_import_opts io;
 	const char *events[8];
 };
 
-enum { ID_OUTPUT = 1, ID_FORMAT, ID_FRAME_EVENT };
+enum { ID_FRAME_EVENT = 1 };
 
 #define FIELD(f) offsetof(struct opts, f)
 #define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
 
 static const struct gs_opt specs[] = {
-	{ "output", 'o', "FILE", SPECIAL(ID_OUTPUT), .field = FIELD(out),
+	{ "output", 'o', "FILE", GS_OPT_PATH, FIELD(out),
 	  .help = "the trace file to write" },
 	/* detected from the content without it */
-	{ "format", 'f', "FMT", SPECIAL(ID_FORMAT),
+	{ "format", 'f', "FMT", GS_OPT_CHOICE, FIELD(format),
+	  .choices = "perf|ftrace|mangohud",
+	  .given = GS_OPT_GIVEN(FIELD(format_given)),
 	  .help = "the input's format: perf, ftrace or mangohud" },
 	/* long name only */
 	{ "frame-event", 0, "NAME", SPECIAL(ID_FRAME_EVENT),
@@ -51,37 +54,21 @@ static const struct gs_opt_table table = {
 	"  Uprobe events on glXSwapBuffers, eglSwapBuffers and\n"
 	"  vkQueuePresentKHR (any group, entry only) are frame boundaries of\n"
 	"  the calling thread; --frame-event NAME adds another event name.\n\n",
-	"", NULL, 24,
+	"", NULL, 24, .command = "frametrace import",
 };
 
+/* --frame-event, the only GS_OPT_SPECIAL option */
 static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 {
 	struct opts *o = base;
 
-	switch (s->id) {
-	case ID_OUTPUT:
-		ft_opt_path_field(s, arg, base);
-		break;
-	case ID_FORMAT:
-		if (!strcmp(arg, "perf"))
-			o->fmt = FT_FMT_PERF;
-		else if (!strcmp(arg, "ftrace"))
-			o->fmt = FT_FMT_FTRACE;
-		else if (!strcmp(arg, "mangohud"))
-			o->fmt = FT_FMT_MANGOHUD;
-		else
-			gs_die(EXIT_USAGE, "option --format: expected perf, ftrace or "
-			       "mangohud, got '%s'", arg);
-		break;
-	case ID_FRAME_EVENT:
-		if (o->io.nframe_events == 8)
-			gs_die(EXIT_USAGE, "option --frame-event: at most 8");
-		if (!*arg || strpbrk(arg, " :\t"))
-			gs_die(EXIT_USAGE, "option --frame-event: expected an event "
-			       "name without group or spaces, got '%s'", arg);
-		o->events[o->io.nframe_events++] = arg;
-		break;
-	}
+	(void)s;
+	if (o->io.nframe_events == 8)
+		gs_die(EXIT_USAGE, "option --frame-event: at most 8");
+	if (!*arg || strpbrk(arg, " :\t"))
+		gs_die(EXIT_USAGE, "option --frame-event: expected an event "
+		       "name without group or spaces, got '%s'", arg);
+	o->events[o->io.nframe_events++] = arg;
 }
 
 int ft_cmd_import(int argc, char **argv)
@@ -95,6 +82,9 @@ int ft_cmd_import(int argc, char **argv)
 	o.io.frame_events = o.events;
 	optind = 1;
 	gs_opt_parse(&table, &o, argc, argv, parse_special);
+	/* the choices in the order of enum ft_fmt from FT_FMT_PERF on */
+	if (o.format_given)
+		o.fmt = (enum ft_fmt)(FT_FMT_PERF + o.format);
 	out = o.out;
 	if (!gs_operands(argc, argv, 1) || !out) {
 		gs_opt_usage(&table, stderr);

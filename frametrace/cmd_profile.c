@@ -52,16 +52,18 @@ static void name_from(const char *path, char *name, size_t len)
 struct opts {
 	struct ft_pr_opts po;
 	const char *out, *name;
-	uint64_t pid;
+	uint64_t pid, step_cost_ns;
+	bool step_cost_given;
 };
 
-enum { ID_OUTPUT = 1, ID_FRAMES, ID_STEP_COST };
+/* --frames, the only GS_OPT_SPECIAL option */
+enum { ID_FRAMES = 1 };
 
 #define FIELD(f) offsetof(struct opts, f)
 #define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
 
 static const struct gs_opt specs[] = {
-	{ "output", 'o', "OUT", SPECIAL(ID_OUTPUT), .field = FIELD(out),
+	{ "output", 'o', "OUT", GS_OPT_PATH, FIELD(out),
 	  .help = "the profile to write (whole or not at all)" },
 	{ "pid", 0, "PID", GS_OPT_U64, FIELD(pid), 1, UINT32_MAX,
 	  .help = "the game's process (default: the one with\n"
@@ -71,7 +73,8 @@ static const struct gs_opt specs[] = {
 	/* checked once parsed: ft_pf_name */
 	{ "name", 0, "NAME", GS_OPT_STRING, FIELD(name),
 	  .help = "the profile's name (default: from OUT)" },
-	{ "step-cost", 0, "DUR", SPECIAL(ID_STEP_COST),
+	{ "step-cost", 0, "DUR", GS_OPT_DURATION, FIELD(step_cost_ns), 0, 1000000,
+	  .unit_ns = 1000, .given = GS_OPT_GIVEN(FIELD(step_cost_given)),
 	  .help = "framebench's own CPU per step, taken off\n"
 		  "each work (default: measured on the trace;\n"
 		  "0 maps CPU to work as it is)" },
@@ -86,25 +89,15 @@ static const struct gs_opt_table table = {
 	"  locks, with the CPU work per frame the trace shows.\n",
 	"Exit status: 0 written, 1 not written (I/O), 2 bad usage or a\n"
 	"trace that gives no profile (the message says what is missing).\n",
-	NULL, 21,
+	NULL, 21, .command = "frametrace profile",
 };
 
 static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 {
 	struct opts *o = base;
 
-	switch (s->id) {
-	case ID_OUTPUT:
-		ft_opt_path_field(s, arg, base);
-		break;
-	case ID_FRAMES:
-		parse_frames(arg, &o->po);
-		break;
-	case ID_STEP_COST:
-		o->po.step_ns = (int64_t)gs_opt_duration_ns("--step-cost", arg,
-							    1000, 0, 1000000);
-		break;
-	}
+	(void)s;
+	parse_frames(arg, &o->po);
 }
 
 int ft_cmd_profile(int argc, char **argv)
@@ -121,6 +114,8 @@ int ft_cmd_profile(int argc, char **argv)
 
 	optind = 1;
 	gs_opt_parse(&table, &o, argc, argv, parse_special);
+	if (o.step_cost_given)
+		o.po.step_ns = (int64_t)o.step_cost_ns;
 	if (!gs_operands(argc, argv, 1) || !o.out) {
 		gs_opt_usage(&table, stderr);
 		return EXIT_USAGE;

@@ -202,11 +202,9 @@ static int on_frame(void *ctx, int pid, const struct gs_feed_frame *f)
 
 /* ---- the command ----------------------------------------------------- */
 
-enum { ID_OUTPUT = FT_RO_OWN };
-
 #define FIELD(f) offsetof(struct record_opts, f)
 static const struct gs_opt specs[] = {
-	{ "output", 'o', "FILE", GS_OPT_SPECIAL, .id = ID_OUTPUT,
+	{ "output", 'o', "FILE", GS_OPT_PATH, FIELD(out),
 	  .help = "trace file to write (required)" },
 	FT_RECORDING_OPTS(struct record_opts),
 	{ "buffer-mb", 0, "N", GS_OPT_U64, FIELD(ring_mb), 1, 1024,
@@ -224,7 +222,7 @@ static const struct gs_opt_table table = {
 	"usage: frametrace record -o FILE [options] [-- CMD [ARG...]]\n"
 	"  Records scheduler events (BPF, root) system-wide until CMD\n"
 	"  exits, --duration passes, or SIGINT/SIGTERM.\n",
-	"", NULL, 24, .in_order = true,
+	"", NULL, 24, .in_order = true, .command = "frametrace record",
 };
 
 static void record_special(const struct gs_opt *s, const char *arg,
@@ -232,10 +230,7 @@ static void record_special(const struct gs_opt *s, const char *arg,
 {
 	struct record_opts *o = base;
 
-	if (s->id == ID_OUTPUT)
-		o->out = ft_opt_path("-o", arg);
-	else
-		ft_rec_special(s->id, arg, &o->duration, &o->present);
+	ft_rec_special(s->id, arg, &o->present);
 }
 
 /* Options into r->o; -1 to go on. Bad usage exits 2 with a message,

@@ -19,8 +19,7 @@ struct opts {
 };
 
 #define FIELD(f) offsetof(struct opts, f)
-/* a file name, checked (ft_opt_path_field) */
-#define PATH(f) .type = GS_OPT_SPECIAL, .field = FIELD(f)
+#define PATH(f) .type = GS_OPT_PATH, .field = FIELD(f)
 
 static const struct opts defaults = { .top = 15, .explain = 5 };
 
@@ -54,7 +53,7 @@ static const struct gs_opt_table table = {
 	"usage: frametrace report [options] FILE\n"
 	"  FILE: a trace (record, watch, import) or text frametrace can\n"
 	"  import (perf script, ftrace, MangoHud CSV).\n",
-	"", &defaults, 21,
+	"", &defaults, 21, .command = "frametrace report",
 };
 
 static FILE *open_out(const char *path)
@@ -86,7 +85,7 @@ int ft_cmd_report(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	gs_opt_parse(&table, &o, argc, argv, ft_opt_path_field);
+	gs_opt_parse(&table, &o, argc, argv, NULL);
 	if (!gs_operands(argc, argv, 1)) {
 		gs_opt_usage(&table, stderr);
 		return EXIT_USAGE;

@@ -215,47 +215,48 @@ static int on_record(void *ctx, void *data, size_t size)
 
 /* ---- the command ----------------------------------------------------- */
 
-enum {
-	ID_DIR = FT_RO_OWN, ID_PRE, ID_POST, ID_FRAME_MS, ID_FACTOR,
-	ID_MIN_FRAMES, ID_FRAMES_FROM, ID_MANGOHUD, ID_WAKELAT, ID_MIN_GAP,
-	ID_MAX_DISK,
-};
-
 #define FIELD(f) offsetof(struct ft_watch_opts, f)
-#define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
+/* an option that is a trigger: no default --frame-factor then */
+#define TRIGGER .given = GS_OPT_GIVEN(FIELD(explicit_trigger))
 static const struct gs_opt specs[] = {
-	{ "dir", 'o', "DIR", SPECIAL(ID_DIR),
+	{ "dir", 'o', "DIR", GS_OPT_PATH, FIELD(dir),
 	  .help = "captures go here (default .): capture-NNN.ftr,\n"
 		  "captures.log (one line each), watch.pid" },
-	{ "pre", 0, "D", SPECIAL(ID_PRE),
+	{ "pre", 0, "D", GS_OPT_DURATION, FIELD(pre_ns), 0, 3600 * NSEC_PER_SEC,
 	  .help = "window before a trigger (default 2s)" },
-	{ "post", 0, "D", SPECIAL(ID_POST),
+	{ "post", 0, "D", GS_OPT_DURATION, FIELD(post_ns), 0, 3600 * NSEC_PER_SEC,
 	  .help = "window after it (default 500ms)" },
-	{ "frame-ms", 0, "X", SPECIAL(ID_FRAME_MS), .section = "triggers",
+	{ "frame-ms", 0, "X", GS_OPT_NUMBER, FIELD(frame_ms), 0.001, 1e7, TRIGGER,
+	  .section = "triggers",
 	  .help = "a frame longer than X ms" },
-	{ "frame-factor", 0, "K", SPECIAL(ID_FACTOR),
+	{ "frame-factor", 0, "K", GS_OPT_NUMBER, FIELD(factor), 1.01, 1e6, TRIGGER,
 	  .help = "a frame longer than K x the running median\n"
 		  "of the last 301 frames (default 4 when no\n"
 		  "other trigger is given)" },
-	{ "min-frames", 0, "N", SPECIAL(ID_MIN_FRAMES),
+	{ "min-frames", 0, "N", GS_OPT_U64, FIELD(min_frames), 1, FT_MEDIAN_WIN,
 	  .help = "frames before --frame-factor applies (60)" },
-	{ "frames-from", 0, "SRC", SPECIAL(ID_FRAMES_FROM),
+	{ "frames-from", 0, "SRC", GS_OPT_CHOICE, FIELD(frames_from),
+	  /* in the order of enum ft_frames_from */
+	  .choices = "auto|feed|markers|mangohud|present",
 	  .help = "feed, markers, mangohud, present or auto\n"
 		  "(default: the framebench feed, else\n"
 		  "trace_marker counters and present calls)" },
-	{ "mangohud", 0, "PATH", SPECIAL(ID_MANGOHUD),
+	{ "mangohud", 0, "PATH", GS_OPT_PATH, FIELD(mangohud), TRIGGER,
 	  .help = "a MangoHud log (or its folder) being written" },
-	{ "wakelat", 0, "D", SPECIAL(ID_WAKELAT),
+	{ "wakelat", 0, "D", GS_OPT_DURATION, FIELD(wakelat_ns), 1000,
+	  3600 * NSEC_PER_SEC, .unit_ns = NSEC_PER_MSEC, TRIGGER,
 	  .help = "a wake-up latency above D ..." },
 	{ "wakelat-comm", 0, "NAME", GS_OPT_STRING, FIELD(wakelat_comm),
 	  .help = "... of threads whose name starts with NAME" },
 	{ "warmup-triggers", 0, NULL, GS_OPT_SET, FIELD(warmup_triggers),
 	  .help = "also trigger on framebench warm-up frames" },
-	{ "min-gap", 0, "D", SPECIAL(ID_MIN_GAP), .section = "limits",
+	{ "min-gap", 0, "D", GS_OPT_DURATION, FIELD(min_gap_ns), 0,
+	  86400 * NSEC_PER_SEC, .section = "limits",
 	  .help = "between captures (default 10s)" },
 	{ "max-captures", 0, "N", GS_OPT_U64, FIELD(max_captures), 1, 100000,
 	  .help = "(default 10)" },
-	{ "max-disk", 0, "MB", SPECIAL(ID_MAX_DISK),
+	{ "max-disk", 0, "MB", GS_OPT_U64, FIELD(max_disk), 1, 1 << 20,
+	  .scale = 1 << 20,
 	  .help = "total size of captures (default 512)" },
 	{ "ring-slots", 0, "N", GS_OPT_U64, FIELD(ring_slots), 1024, 1 << 24,
 	  .section = "ring",
@@ -272,37 +273,15 @@ static const struct gs_opt_table table = {
 	"  Keeps the last seconds of scheduling events in a bounded ring and\n"
 	"  saves --pre before to --post after each trigger (root, BPF).\n",
 	"  SIGUSR1, or 'frametrace trigger DIR', saves a capture now.\n",
-	NULL, 26, .in_order = true,
+	NULL, 26, .in_order = true, .command = "frametrace watch",
 };
 
-static enum ft_frames_from frames_from(const char *arg)
-{
-	if (!strcmp(arg, "auto")) return FT_FRAMES_AUTO;
-	if (!strcmp(arg, "feed")) return FT_FRAMES_FEED;
-	if (!strcmp(arg, "markers")) return FT_FRAMES_MARKERS;
-	if (!strcmp(arg, "mangohud")) return FT_FRAMES_MANGOHUD;
-	if (!strcmp(arg, "present")) return FT_FRAMES_PRESENT;
-	gs_die(EXIT_USAGE, "option --frames-from: expected feed, markers, mangohud, present or auto, got '%s'", arg);
-}
-
+/* The GS_OPT_SPECIAL options: the recording options' own. */
 static void watch_special(const struct gs_opt *s, const char *arg, void *base)
 {
 	struct ft_watch_opts *o = base;
 
-	switch (s->id) {
-	case ID_DIR: o->dir = ft_opt_path("-o", arg); break;
-	case ID_PRE: o->pre_ns = gs_opt_duration_ns("--pre", arg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
-	case ID_POST: o->post_ns = gs_opt_duration_ns("--post", arg, NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC); break;
-	case ID_FRAME_MS: o->frame_ms = gs_opt_double("--frame-ms", arg, 0.001, 1e7); o->explicit_trigger = true; break;
-	case ID_FACTOR: o->factor = gs_opt_double("--frame-factor", arg, 1.01, 1e6); o->explicit_trigger = true; break;
-	case ID_MIN_FRAMES: o->min_frames = gs_opt_u64("--min-frames", arg, 1, FT_MEDIAN_WIN); break;
-	case ID_FRAMES_FROM: o->frames_from = frames_from(arg); break;
-	case ID_MANGOHUD: o->mangohud = ft_opt_path("--mangohud", arg); o->explicit_trigger = true; break;
-	case ID_WAKELAT: o->wakelat_ns = gs_opt_duration_ns("--wakelat", arg, NSEC_PER_MSEC, 1000, 3600 * NSEC_PER_SEC); o->explicit_trigger = true; break;
-	case ID_MIN_GAP: o->min_gap_ns = gs_opt_duration_ns("--min-gap", arg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC); break;
-	case ID_MAX_DISK: o->max_disk = gs_opt_u64("--max-disk", arg, 1, 1 << 20) << 20; break;
-	default: ft_rec_special(s->id, arg, &o->duration, &o->present);
-	}
+	ft_rec_special(s->id, arg, &o->present);
 }
 
 /* Options into w->o (defaults first); -1 to go on. Bad usage exits 2

@@ -214,8 +214,9 @@ struct gsu_settings {
 	double max_busy_before;
 	double probe_factor;	/* 0 disables */
 	int retries;		/* repeats of a disturbed run */
-	bool keep_disturbed;
-	bool rotate;		/* rotate the scheduler order per round */
+	int keep_disturbed;	/* --disturbed: 0 repeat, 1 keep */
+	int rotate;		/* --order: 0 interleaved, 1 rotate the
+				 * scheduler order per round */
 	uint64_t load_timeout_ns;
 	uint64_t stop_timeout_ns;
 	uint64_t settle_ns;	/* max wait for a quiet machine before a run */

@@ -15,6 +15,7 @@
 #include "outfmt.h"
 #include "proc.h"
 #include "runner.h"
+#include "runopts.h"
 #include "suite.h"
 #include "tune.h"
 #include "util.h"
@@ -24,23 +25,18 @@
 struct cli {
 	bool check;		/* "check": show the plan only */
 	const char *suite_path;
-	const char *json, *html, *workdir;
-	const char **only;	/* --only NAME..., nonly of them */
-	int nonly;
-	/* overrides of the suite file; -1, UINT64_MAX, 0: the suite's */
+	const char *json, *html;
+	struct gs_opt_list only;	/* --only NAME... */
+	/* overrides of the suite file; -1, 0: the suite's */
 	int repeat, warmup;
-	uint64_t cooldown_ns, duration_ns;
 	double confidence;
 	bool quiet, dry_run;
-	struct gsu_results *r;	/* the runner's settings and schedulers */
+	struct gsu_run_opts run;	/* as gamesuite tune has them */
+	struct gsu_results *r;	/* the schedulers */
 };
 
-enum {
-	O_SCHED = 256, O_LABEL, O_OPS, O_REPEAT, O_WARMUP, O_COOLDOWN,
-	O_DURATION, O_ONLY, O_ORDER, O_LOAD_TIMEOUT, O_STOP_TIMEOUT,
-	O_MAX_OTHER, O_MAX_BUSY, O_SETTLE, O_PROBE, O_DISTURBED, O_RETRIES,
-	O_CONF, O_BOOT, O_JSON, O_HTML, O_WORKDIR, O_SCXROOT, O_DRY, O_VERSION,
-};
+/* The GS_OPT_SPECIAL options: the schedulers. */
+enum { O_SCHED = 1, O_LABEL, O_OPS };
 
 #define FIELD(f) offsetof(struct cli, f)
 #define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
@@ -63,61 +59,39 @@ static const struct gs_opt specs[] = {
 	  .help = "measured runs per scheduler (suite: repeat)" },
 	{ "warmup", 0, "N", GS_OPT_INT, FIELD(warmup), 0, 100,
 	  .help = "discarded warm-up runs per scheduler (suite: warmup)" },
-	{ "cooldown", 0, "D", SPECIAL(O_COOLDOWN),
-	  .help = "pause before each run (suite: cooldown)" },
-	{ "duration", 0, "D", SPECIAL(O_DURATION),
-	  .help = "workload duration (suite: duration)" },
-	{ "only", 0, "NAME", SPECIAL(O_ONLY),
+	{ "only", 0, "NAME", GS_OPT_APPEND, FIELD(only),
 	  .help = "run only this workload (repeatable)" },
-	{ "order", 0, "interleaved|rotate", SPECIAL(O_ORDER),
+	{ "order", 0, "interleaved|rotate", GS_OPT_CHOICE, FIELD(run.set.rotate),
+	  .choices = "interleaved|rotate",
 	  .help = "A B C A B C, or rotate the order each round" },
-	{ "load-timeout", 0, "D", SPECIAL(O_LOAD_TIMEOUT),
-	  .help = "wait this long for a scheduler to load (60s)" },
-	{ "stop-timeout", 0, "D", SPECIAL(O_STOP_TIMEOUT),
-	  .help = "wait this long for it to unload (15s)" },
-	{ "max-other-cpu", 0, "PCT", SPECIAL(O_MAX_OTHER),
-	  .section = "disturbance",
-	  .help = "a run is disturbed when other processes used more\n"
-		  "than PCT % of all CPUs during it (10; 100 = off)" },
-	{ "max-busy", 0, "PCT", SPECIAL(O_MAX_BUSY),
-	  .help = "... or the machine was busier than PCT % just before\n"
-		  "it, after waiting up to --settle for quiet (20)" },
-	{ "settle", 0, "D", SPECIAL(O_SETTLE),
-	  .help = "longest wait for a quiet machine before a run (10s)" },
-	{ "probe-factor", 0, "X", SPECIAL(O_PROBE),
-	  .help = "... or a fixed-work probe (always recorded) took X\n"
-		  "times its best; 0 = off (default: in a VM it flagged\n"
-		  "one scheduler's runs far more often than another's)" },
-	{ "disturbed", 0, "repeat|keep", SPECIAL(O_DISTURBED),
+	GSU_RUN_OPTS(struct cli, NULL),
+	{ "disturbed", 0, "repeat|keep", GS_OPT_CHOICE,
+	  FIELD(run.set.keep_disturbed), .choices = "repeat|keep",
 	  .help = "discard and repeat disturbed runs (default),\n"
 		  "or keep them flagged" },
-	{ "retries", 0, "N", SPECIAL(O_RETRIES),
+	{ "retries", 0, "N", GS_OPT_INT, FIELD(run.set.retries), 0, 100,
 	  .help = "repeats of one disturbed run (2)" },
 	{ "confidence", 0, "X", GS_OPT_NUMBER, FIELD(confidence), 0.5, 0.999,
 	  .section = "statistics and output",
 	  .help = "confidence level (suite: confidence, 0.95)" },
-	{ "bootstrap", 0, "N", SPECIAL(O_BOOT),
+	{ "bootstrap", 0, "N", GS_OPT_UINT, FIELD(run.set.bootstrap_iters),
+	  100, 1000000,
 	  .help = "bootstrap resamples (2000)" },
 	{ "json", 0, "FILE", GS_OPT_STRING, FIELD(json),
 	  .help = "results, statistics and the run log as JSON" },
 	{ "html", 0, "FILE", GS_OPT_STRING, FIELD(html),
 	  .help = "self-contained HTML report with plots" },
-	{ "workdir", 0, "DIR", GS_OPT_STRING, FIELD(workdir),
-	  .help = "keep every run's files (logs, framebench output,\n"
-		  "MangoHud logs) in DIR; default: a temporary folder\n"
-		  "that is removed at the end" },
-	{ "sched-ext-root", 0, "DIR", SPECIAL(O_SCXROOT),
-	  .help = "read sched_ext state from DIR, not\n"
-		  "/sys/kernel/sched_ext (for tests)" },
 	{ "dry-run", 0, NULL, GS_OPT_SET, FIELD(dry_run),
 	  .help = "check schedulers and workloads, print the plan" },
 	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
 	  .help = "no progress lines" },
 	{ "help", 'h', NULL, GS_OPT_HELP,
 	  .help = "this help" },
-	{ "version", 0, NULL, SPECIAL(O_VERSION),
+	{ "version", 0, NULL, GS_OPT_VERSION,
 	  .help = "print the version" },
 };
+
+#define VERSION_LINE "gamesuite " GSU_VERSION " (gamesched)\n"
 
 static const struct gs_opt_table table = {
 	specs, ARRAY_SIZE(specs),
@@ -137,12 +111,12 @@ static const struct gs_opt_table table = {
 "Exit status: 0 all runs done, 1 something failed (a scheduler unknown,\n"
 "unavailable, failed to load or ejected; a workload failed; interrupted; the\n"
 "report says what), 2 bad usage or a malformed suite file.\n",
-	NULL, 23,
+	NULL, 23, .version = VERSION_LINE, .command = "gamesuite run",
 };
 
 static _Noreturn void print_version(void)
 {
-	printf("gamesuite %s (gamesched)\n", GSU_VERSION);
+	fputs(VERSION_LINE, stdout);
 	exit(EXIT_OK);
 }
 
@@ -187,92 +161,15 @@ static void name_sched(struct gsu_results *r, int id, const char *name)
 	s->ops_given = true;
 }
 
-/* One of two words: true for the second, exits on anything else. */
-static bool choice(const char *opt, const char *arg, const char *first,
-		   const char *second)
-{
-	if (strcmp(arg, first) && strcmp(arg, second))
-		gs_die(EXIT_USAGE, "option %s: expected %s or %s, got '%s'", opt,
-		       first, second, arg);
-	return !strcmp(arg, second);
-}
-
-static uint64_t timeout_ns(const char *opt, const char *arg)
-{
-	return gs_opt_duration_ns(opt, arg, NSEC_PER_SEC, 100 * NSEC_PER_MSEC,
-				  3600 * NSEC_PER_SEC);
-}
-
 /* The GS_OPT_SPECIAL options. */
 static void take_option(const struct gs_opt *o, const char *arg, void *base)
 {
 	struct cli *cli = base;
-	struct gsu_results *r = cli->r;
-	struct gsu_settings *set = &r->set;
-	int id = o->id;
 
-	switch (id) {
-	case O_SCHED: add_sched(r, arg); break;
-	case O_LABEL: case O_OPS: name_sched(r, id, arg); break;
-	case O_COOLDOWN:
-		cli->cooldown_ns = gs_opt_duration_ns("--cooldown", arg,
-						      NSEC_PER_SEC, 0,
-						      3600 * NSEC_PER_SEC);
-		break;
-	case O_DURATION:
-		cli->duration_ns = gs_opt_duration_ns("--duration", arg,
-						      NSEC_PER_SEC,
-						      100 * NSEC_PER_MSEC,
-						      24 * 3600 * NSEC_PER_SEC);
-		break;
-	case O_ONLY:
-		cli->only = realloc(cli->only,
-				    (size_t)(cli->nonly + 1) * sizeof(*cli->only));
-		if (!cli->only)
-			gs_die(EXIT_RUNTIME, "out of memory");
-		cli->only[cli->nonly++] = arg;
-		break;
-	case O_ORDER:
-		set->rotate = choice("--order", arg, "interleaved", "rotate");
-		break;
-	case O_LOAD_TIMEOUT:
-		set->load_timeout_ns = timeout_ns("--load-timeout", arg);
-		break;
-	case O_STOP_TIMEOUT:
-		set->stop_timeout_ns = timeout_ns("--stop-timeout", arg);
-		break;
-	case O_MAX_OTHER:
-		set->max_other_cpu = gs_opt_double("--max-other-cpu", arg, 0,
-						   100) / 100;
-		break;
-	case O_MAX_BUSY:
-		set->max_busy_before = gs_opt_double("--max-busy", arg, 0,
-						     100) / 100;
-		break;
-	case O_SETTLE:
-		set->settle_ns = gs_opt_duration_ns("--settle", arg, NSEC_PER_SEC,
-						    0, 3600 * NSEC_PER_SEC);
-		break;
-	case O_PROBE:
-		set->probe_factor = gs_opt_double("--probe-factor", arg, 0, 100);
-		if (set->probe_factor > 0 && set->probe_factor <= 1)
-			gs_die(EXIT_USAGE, "option --probe-factor: expected 0 "
-			       "(off) or a number above 1, got '%s'", arg);
-		break;
-	case O_DISTURBED:
-		set->keep_disturbed = choice("--disturbed", arg, "repeat",
-					     "keep");
-		break;
-	case O_RETRIES:
-		set->retries = (int)gs_opt_u64("--retries", arg, 0, 100);
-		break;
-	case O_BOOT:
-		set->bootstrap_iters = (unsigned)gs_opt_u64("--bootstrap", arg,
-							    100, 1000000);
-		break;
-	case O_SCXROOT: set->scx_root = arg; break;
-	case O_VERSION: print_version();
-	}
+	if (o->id == O_SCHED)
+		add_sched(cli->r, arg);
+	else
+		name_sched(cli->r, o->id, arg);
 }
 
 /* The command, the options and the suite file's path; exits on bad usage
@@ -283,17 +180,7 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 	memset(cli, 0, sizeof(*cli));
 	cli->r = r;
 	cli->repeat = cli->warmup = -1;
-	cli->cooldown_ns = UINT64_MAX;
-	r->set = (struct gsu_settings){
-		.bootstrap_iters = 2000,
-		.max_other_cpu = 0.10,
-		.max_busy_before = 0.20,
-		.retries = 2,
-		.load_timeout_ns = 60 * NSEC_PER_SEC,
-		.stop_timeout_ns = 15 * NSEC_PER_SEC,
-		.settle_ns = 10 * NSEC_PER_SEC,
-		.scx_root = GS_SCX_ROOT,
-	};
+	gsu_run_opts_init(&cli->run);
 	if (argc < 2) {
 		gs_opt_usage(&table, stderr);
 		exit(EXIT_USAGE);
@@ -311,6 +198,8 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 
 	optind = 2;
 	gs_opt_parse(&table, cli, argc, argv, take_option);
+	gsu_run_opts_check(&cli->run);
+	r->set = cli->run.set;
 	if (optind != argc - 1)
 		gs_die(EXIT_USAGE, optind >= argc ? "missing SUITE file"
 		       : "one SUITE file expected, got extra '%s'",
@@ -332,16 +221,13 @@ static void load_suite(struct cli *cli, struct gsu_suite *suite,
 		suite->repeat = cli->repeat;
 	if (cli->warmup >= 0)
 		suite->warmup = cli->warmup;
-	if (cli->cooldown_ns != UINT64_MAX)
-		suite->cooldown_ns = cli->cooldown_ns;
-	if (cli->duration_ns)
-		suite->duration_ns = cli->duration_ns;
+	gsu_run_opts_apply(&cli->run, suite);
 	r->set.confidence = cli->confidence > 0 ? cli->confidence
 						: suite->confidence;
-	if (gsu_suite_keep(suite, cli->only, cli->nonly, err, sizeof(err)))
+	if (gsu_suite_keep(suite, cli->only.v, cli->only.n, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "option --only: %s", err);
-	free(cli->only);
-	cli->only = NULL;
+	free(cli->only.v);
+	cli->only.v = NULL;
 	r->suite = suite;
 }
 
@@ -433,7 +319,7 @@ static bool make_workdir(const char *workdir, struct gsu_results *r)
 static int run_and_report(const struct cli *cli, struct gsu_results *r,
 			  struct gsu_table *t)
 {
-	bool tmpdir = make_workdir(cli->workdir, r);
+	bool tmpdir = make_workdir(cli->run.workdir, r);
 	int rc;
 
 	gsu_install_signal_handlers();

@@ -7,7 +7,8 @@
 GAMESUITE_SRCS := gamesuite/suite.c gamesuite/proc.c gamesuite/sched.c \
 	gamesuite/machine.c gamesuite/workload.c gamesuite/wcheck.c gamesuite/parse.c gamesuite/runner.c \
 	gamesuite/verdict.c gamesuite/out_text.c gamesuite/out_json.c \
-	gamesuite/out_html.c gamesuite/tune.c gamesuite/tune_write.c
+	gamesuite/out_html.c gamesuite/tune.c gamesuite/tune_write.c \
+	gamesuite/runopts.c
 GAMESUITE_OBJS := $(GAMESUITE_SRCS:gamesuite/%.c=$(BUILD)/obj/gamesuite/%.o)
 GAMESUITE_LIB := $(BUILD)/obj/gamesuite/libgamesuite.a
 

@@ -17,6 +17,7 @@
 #include "opttab.h"
 #include "proc.h"
 #include "runner.h"
+#include "runopts.h"
 #include "stats.h"
 #include "suite.h"
 #include "tune.h"
@@ -25,24 +26,19 @@
 #include "workload.h"
 
 /* The GS_OPT_SPECIAL options. */
-enum {
-	T_BG = 1, T_KNOB, T_MATCH, T_DURATION, T_COOLDOWN, T_WORKDIR, T_PERCENT,
-};
+enum { T_KNOB = 1, T_MATCH };
 
 #define FIELD(f) offsetof(struct tune, f)
 #define SPECIAL(i) .type = GS_OPT_SPECIAL, .id = (i)
-#define DAY_NS (24 * 3600 * NSEC_PER_SEC)
-/* a GS_OPT_SPECIAL option's field and range */
-#define INTO(f, lo, hi) .field = FIELD(f), .min = (double)(lo), .max = (double)(hi)
 
 static const struct gs_opt specs[] = {
 	{ "only", 0, "NAME", GS_OPT_STRING, FIELD(only),
 	  .help = "with SUITE: the workload NAME of the suite file (any kind)" },
 	{ "framebench", 0, "PROFILE", GS_OPT_STRING, FIELD(framebench),
 	  .help = "a framebench workload (with --bg, default hogs:2)" },
-	{ "bg", 0, "PATTERN", SPECIAL(T_BG),
+	{ "bg", 0, "PATTERN", GS_OPT_APPEND, FIELD(bg),
 	  .help = "framebench's background load (repeatable)" },
-	{ "output", 'o', "FILE", GS_OPT_STRING, FIELD(out),
+	{ "output", 'o', "FILE", GS_OPT_OUTPUT, FIELD(out),
 	  .help = "the profile to write (required)" },
 	{ "lavd", 0, "CMD", GS_OPT_STRING, FIELD(lavd),
 	  .help = "lavd's command (default: lavd); candidates add\n"
@@ -68,40 +64,7 @@ static const struct gs_opt specs[] = {
 		  "times the runs (3)" },
 	{ "final-rounds", 0, "N", GS_OPT_INT, FIELD(final_rounds), 2, 100,
 	  .help = "interleaved rounds of the best against the defaults (6)" },
-	/* the rest as gamesuite run's options (gamesuite/main.c) */
-	{ "duration", 0, "D", SPECIAL(T_DURATION),
-	  INTO(duration_ns, 100 * NSEC_PER_MSEC, DAY_NS), .section = "as for gamesuite run",
-	  .help = "workload duration (suite: duration)" },
-	/* stored + 1: 0 is "not given" */
-	{ "cooldown", 0, "D", SPECIAL(T_COOLDOWN),
-	  INTO(cooldown_ns, 0, DAY_NS),
-	  .help = "pause before each run (suite: cooldown)" },
-	{ "workdir", 0, "DIR", SPECIAL(T_WORKDIR),
-	  .help = "keep every run's files in DIR (default: a\n"
-		  "temporary folder, removed at the end)" },
-	{ "sched-ext-root", 0, "DIR", GS_OPT_STRING, FIELD(set.scx_root),
-	  .help = "read sched_ext state from DIR, not\n"
-		  "/sys/kernel/sched_ext (for tests)" },
-	{ "load-timeout", 0, "D", SPECIAL(T_DURATION),
-	  INTO(set.load_timeout_ns, NSEC_PER_MSEC, DAY_NS),
-	  .help = "wait this long for a scheduler to load (60s)" },
-	{ "stop-timeout", 0, "D", SPECIAL(T_DURATION),
-	  INTO(set.stop_timeout_ns, NSEC_PER_MSEC, DAY_NS),
-	  .help = "wait this long for it to unload (15s)" },
-	{ "settle", 0, "D", SPECIAL(T_DURATION),
-	  INTO(set.settle_ns, 0, DAY_NS),
-	  .help = "longest wait for a quiet machine before a run (10s)" },
-	{ "max-other-cpu", 0, "PCT", SPECIAL(T_PERCENT),
-	  INTO(set.max_other_cpu, 0, 100),
-	  .help = "a run is disturbed when other processes used more\n"
-		  "than PCT % of all CPUs during it (10; 100 = off)" },
-	{ "max-busy", 0, "PCT", SPECIAL(T_PERCENT),
-	  INTO(set.max_busy_before, 0, 100),
-	  .help = "... or the machine was busier than PCT % just before\n"
-		  "it, after waiting up to --settle for quiet (20)" },
-	{ "probe-factor", 0, "X", GS_OPT_NUMBER, FIELD(set.probe_factor), 0, 100,
-	  .help = "... or a fixed-work probe took X times its best;\n"
-		  "0 = off" },
+	GSU_RUN_OPTS(struct tune, "as for gamesuite run"),
 	{ "quiet", 'q', NULL, GS_OPT_SET, FIELD(quiet),
 	  .help = "no progress lines" },
 	{ "help", 'h', NULL, GS_OPT_HELP, .help = "this help" },
@@ -116,57 +79,35 @@ static const struct gs_opt_table table = {
 	"\n"
 	"Exit status: 0 done, 1 a run failed or interrupted (the best knob set\n"
 	"measured so far is written, and says so), 2 bad usage.\n",
-	NULL, 24,
+	NULL, 24, .command = "gamesuite tune",
 };
 
 static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 {
 	struct tune *t = base;
-	void *field = (char *)base + s->field;
-	char name[64], err[300];
+	char err[300];
 
-	snprintf(name, sizeof(name), "--%s", s->name);
-	switch (s->id) {
-	case T_BG:
-		t->bg = realloc(t->bg, (size_t)(t->nbg + 1) * sizeof(*t->bg));
-		if (!t->bg)
-			gs_die(EXIT_RUNTIME, "out of memory");
-		t->bg[t->nbg++] = arg;
-		break;
-	case T_KNOB:
+	if (s->id == T_KNOB) {
 		if (t->nknob == TUNE_MAX_KNOBS)
 			gs_die(EXIT_USAGE, "option --knob: at most %d knobs", TUNE_MAX_KNOBS);
 		if (gsu_tune_parse_knob(arg, &t->knob[t->nknob++], err, sizeof(err)))
 			gs_die(EXIT_USAGE, "option --knob: %s", err);
-		break;
-	case T_MATCH:
-		if (t->nmatch == TUNE_MAX_MATCH || strlen(arg) >= sizeof(t->match[0]) ||
-		    strchr(arg, '\n') || !strchr(arg, ' '))
-			gs_die(EXIT_USAGE, "option --match: expected 'KIND PATTERN' "
-			       "(at most %d), got '%s'", TUNE_MAX_MATCH, arg);
-		gs_strlcpy(t->match[t->nmatch++], arg, sizeof(t->match[0]));
-		break;
-	case T_DURATION:
-	case T_COOLDOWN:
-		*(uint64_t *)field = gs_opt_duration_ns(name, arg, NSEC_PER_SEC,
-							(uint64_t)s->min, (uint64_t)s->max) +
-				     (s->id == T_COOLDOWN);
-		break;
-	case T_WORKDIR:
-		gs_strlcpy(t->workdir, arg, sizeof(t->workdir));
-		break;
-	case T_PERCENT:
-		*(double *)field = gs_opt_double(name, arg, s->min, s->max) / 100;
-		break;
+		return;
 	}
+	if (t->nmatch == TUNE_MAX_MATCH || strlen(arg) >= sizeof(t->match[0]) ||
+	    strchr(arg, '\n') || !strchr(arg, ' '))
+		gs_die(EXIT_USAGE, "option --match: expected 'KIND PATTERN' "
+		       "(at most %d), got '%s'", TUNE_MAX_MATCH, arg);
+	gs_strlcpy(t->match[t->nmatch++], arg, sizeof(t->match[0]));
 }
 
 static void parse(int argc, char **argv, struct tune *t)
 {
-	char err[300];
-
 	optind = 2;
 	gs_opt_parse(&table, t, argc, argv, parse_special);
+	gsu_run_opts_check(&t->run);
+	if (t->run.workdir)
+		gs_strlcpy(t->workdir, t->run.workdir, sizeof(t->workdir));
 	if (optind < argc)
 		t->suite_path = argv[optind++];
 	if (optind < argc)
@@ -175,13 +116,10 @@ static void parse(int argc, char **argv, struct tune *t)
 		gs_die(EXIT_USAGE, "tune: give a SUITE file with --only NAME, or --framebench PROFILE");
 	if (t->suite_path && !t->only)
 		gs_die(EXIT_USAGE, "tune: SUITE needs --only NAME (one workload is tuned)");
-	if (t->nbg && !t->framebench)
+	if (t->bg.n && !t->framebench)
 		gs_die(EXIT_USAGE, "option --bg: with --framebench only (a suite says its own)");
 	if (!t->out)
 		gs_die(EXIT_USAGE, "tune: -o FILE is needed (the profile it writes)");
-	/* before the search: a result that cannot be written is lost */
-	if (gs_check_output(t->out, err, sizeof(err)))
-		gs_die(EXIT_USAGE, "option -o: %s", err);
 	if (t->framebench && (!*t->framebench || strpbrk(t->framebench, " \t\n#\"")))
 		gs_die(EXIT_USAGE, "option --framebench: expected a profile name or path, got '%s'",
 		       t->framebench);
@@ -261,9 +199,9 @@ static void load_workload(struct tune *t, struct gsu_suite *su)
 			gs_die(EXIT_RUNTIME, "cannot write %s: %s", path, strerror(errno));
 		fprintf(f, "name tune\nrepeat 1\nwarmup 0\nseed 1\nworkload tuned\n"
 			"  kind framebench\n  profile %s\n", t->framebench);
-		for (int i = 0; i < t->nbg; i++)
-			fprintf(f, "  bg %s\n", t->bg[i]);
-		if (!t->nbg)
+		for (int i = 0; i < t->bg.n; i++)
+			fprintf(f, "  bg %s\n", t->bg.v[i]);
+		if (!t->bg.n)
 			fprintf(f, "  bg hogs:2\n");
 		fclose(f);
 		only = "tuned";
@@ -274,10 +212,7 @@ static void load_workload(struct tune *t, struct gsu_suite *su)
 		gs_die(EXIT_USAGE, "%s", err);
 	if (gsu_suite_keep(su, &only, 1, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "option --only: %s", err);
-	if (t->duration_ns)
-		su->duration_ns = t->duration_ns;
-	if (t->cooldown_ns)
-		su->cooldown_ns = t->cooldown_ns - 1;
+	gsu_run_opts_apply(&t->run, su);
 }
 
 static void pick_metric(struct tune *t, const struct gsu_workload *w)
@@ -597,16 +532,11 @@ int gsu_tune_main(int argc, char **argv)
 {
 	static struct tune t;
 	static struct gsu_suite su;
-	t.set = (struct gsu_settings){
-		.bootstrap_iters = 2000, .max_other_cpu = 0.10, .max_busy_before = 0.20,
-		.retries = 2, .load_timeout_ns = 60 * NSEC_PER_SEC,
-		.stop_timeout_ns = 15 * NSEC_PER_SEC, .settle_ns = 10 * NSEC_PER_SEC,
-		.scx_root = GS_SCX_ROOT, .confidence = 0.95,
-	};
 	char err[300], desc[560];
 	bool ok;
 	int rc = EXIT_OK;
 
+	gsu_run_opts_init(&t.run);
 	t.lavd = "lavd";
 	t.rounds = 1;
 	t.eta = 3;
@@ -620,7 +550,7 @@ int gsu_tune_main(int argc, char **argv)
 		gs_die(EXIT_USAGE, "option --knob: %s", err);
 	make_workdir(&t);
 	load_workload(&t, &su);
-	t.set.confidence = su.confidence;
+	t.run.set.confidence = su.confidence;
 	pick_metric(&t, &su.w[0]);
 	if (!t.nmatch && su.w[0].kind == GSU_FRAMEBENCH)
 		framebench_match(&t, &su, &su.w[0]);
@@ -656,9 +586,9 @@ int gsu_tune_main(int argc, char **argv)
 	}
 	gsu_install_signal_handlers();
 	t.started = epoch();
-	ok = search(&t, &su, &t.set);
+	ok = search(&t, &su, &t.run.set);
 	if (ok)
-		ok = final_round(&t, &su, &t.set);
+		ok = final_round(&t, &su, &t.run.set);
 	t.ended = epoch();
 	if (gsu_stop_signal)
 		rc = EXIT_RUNTIME;
@@ -686,7 +616,7 @@ int gsu_tune_main(int argc, char **argv)
 	if (gsu_stop_signal)
 		gs_warn("interrupted by signal %d: wrote the best knob set measured so far",
 			(int)gsu_stop_signal);
-	free(t.bg);
+	free(t.bg.v);
 	gsu_suite_free(&su);
 	return rc;
 }

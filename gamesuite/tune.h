@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "gamesuite.h"
+#include "runopts.h"
 
 #define TUNE_MAX_KNOBS 6
 #define TUNE_MAX_VALUES 8
@@ -62,18 +63,16 @@ struct gsu_tune_final {
 struct tune {
 	/* what to tune */
 	const char *suite_path, *only, *framebench;
-	const char **bg;
-	int nbg;
+	struct gs_opt_list bg;	/* --bg PATTERN... */
 	const char *lavd, *ops, *name, *out, *metric_name;
 	char match[TUNE_MAX_MATCH][200];
 	int nmatch;
 	struct gsu_tune_knob knob[TUNE_MAX_KNOBS];
 	int nknob;
 	int rounds, eta, final_rounds;
-	uint64_t duration_ns, cooldown_ns;
 	bool quiet;
 	char workdir[400];
-	struct gsu_settings set;	/* the runs' (options as for gamesuite run) */
+	struct gsu_run_opts run;	/* the runs' (options as for gamesuite run) */
 	/* the search */
 	int metric;		/* index among the workload kind's metrics */
 	bool higher_better;

@@ -13,6 +13,7 @@
 #ifndef __bpf__
 #include <linux/types.h>
 #endif
+#include "exit_info.h"	/* the record of ops.exit() (lib/) */
 #include "version.h"
 
 #define LAVD_NAME		"lavd"
@@ -280,27 +281,6 @@ struct lavd_sample {
 	__u32 pad;
 };
 
-/* Exit information, recorded by ops.exit() (sizes as the kernel's). */
-#define LAVD_EXIT_REASON_LEN	128
-#define LAVD_EXIT_MSG_LEN	1024
-#define LAVD_EXIT_DUMP_LEN	8192
-
-struct lavd_exit_info {
-	__s32 kind;		/* enum scx_exit_kind; 0 while running */
-	__s32 exit_cpu;		/* CPU that triggered it, -1 if unknown */
-	__s64 exit_code;	/* SCX_ECODE_* (restart requests) */
-	char reason[LAVD_EXIT_REASON_LEN];
-	char msg[LAVD_EXIT_MSG_LEN];
-};
-
-/* Kernel ABI values the loader needs without vmlinux.h. */
-#define LAVD_SCX_EXIT_NONE		0
-#define LAVD_SCX_EXIT_UNREG		64	/* unregistered from user space */
-#define LAVD_SCX_EXIT_ERROR		1024	/* kinds >= this are errors */
-#define LAVD_SCX_EXIT_ERROR_STALL	1026	/* watchdog: runnable task stall */
-#define LAVD_SCX_ECODE_RSN_HOTPLUG	(1ULL << 32)
-#define LAVD_SCX_ECODE_ACT_RESTART	(1ULL << 48)
-#define LAVD_SCX_ECODE_ACT_MASK		(0xffffULL << 48)
 #define LAVD_SCX_OPS_SWITCH_PARTIAL	8ULL
 
 #endif

@@ -534,15 +534,7 @@ s32 BPF_PROG(lavd_init)
 SEC("struct_ops/lavd_exit")
 void BPF_PROG(lavd_exit, struct scx_exit_info *ei)
 {
-	bpf_probe_read_kernel_str(uei.reason, sizeof(uei.reason), ei->reason);
-	bpf_probe_read_kernel_str(uei.msg, sizeof(uei.msg), ei->msg);
-	bpf_probe_read_kernel_str(uei_dump, sizeof(uei_dump), ei->dump);
-	uei.exit_code = ei->exit_code;
-	uei.exit_cpu = -1;
-	if (bpf_core_field_exists(ei->exit_cpu))
-		uei.exit_cpu = ei->exit_cpu;
-	/* kind last, with a full barrier: the loader polls it */
-	__sync_val_compare_and_swap(&uei.kind, 0, ei->kind);
+	gs_exit_info_record(&uei, uei_dump, sizeof(uei_dump), ei);
 }
 
 /*

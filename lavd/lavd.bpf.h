@@ -19,6 +19,7 @@
 
 #include "scx_compat.bpf.h"
 #include "intf.h"
+#include "exit_info.bpf.h"
 #include "policy.h"
 #include "policy_preempt.h"
 #include "energy.h"
@@ -108,8 +109,8 @@ const volatile bool game_profiles;
 u32 debug_stall;
 
 /* Exit information for the loader (ops.exit()) and the kernel's dump. */
-struct lavd_exit_info uei SEC(".data");
-char uei_dump[LAVD_EXIT_DUMP_LEN];
+GS_EXIT_INFO(uei);
+char uei_dump[GS_EXIT_DUMP_LEN];
 
 /* Per-task context, in task storage: freed with the task, no leaks. */
 struct task_ctx {

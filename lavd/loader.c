@@ -207,7 +207,7 @@ static void set_kernel_features(struct lavd_loader *ld, bool want_fexit)
 	gs_scx_read(GS_SCX_ROOT, &scx);
 	skel->struct_ops.lavd_ops->flags = flags;
 	skel->struct_ops.lavd_ops->timeout_ms = (unsigned int)ld->opts->watchdog_ms;
-	skel->struct_ops.lavd_ops->exit_dump_len = LAVD_EXIT_DUMP_LEN;
+	skel->struct_ops.lavd_ops->exit_dump_len = GS_EXIT_DUMP_LEN;
 	skel->struct_ops.lavd_ops->hotplug_seq =
 		scx.hotplug_seq > 0 ? (unsigned long long)scx.hotplug_seq : 0;
 }
@@ -296,18 +296,18 @@ int lavd_load(struct lavd_loader *ld)
 
 static void report_exit(const struct lavd_loader *ld, bool ours)
 {
-	const struct lavd_exit_info *u = &ld->skel->data->uei;
+	const struct gs_exit_info *u = &ld->skel->data->uei;
 	const char *dump = ld->skel->bss->uei_dump;
 
-	if (ours && u->kind == LAVD_SCX_EXIT_UNREG) {
+	if (ours && u->kind == GS_SCX_EXIT_UNREG) {
 		printf("lavd: exit: %s (kind %d)\n",
-		       u->reason[0] ? u->reason : lavd_exit_kind_str(u->kind), u->kind);
+		       u->reason[0] ? u->reason : gs_exit_kind_str(u->kind), u->kind);
 		return;
 	}
 	printf("lavd: the kernel stopped lavd: %s (kind %d, %s)%s%s\n",
 	       u->reason[0] ? u->reason : "no reason given", u->kind,
-	       lavd_exit_kind_str(u->kind), u->msg[0] ? ": " : "", u->msg);
-	if (u->kind >= LAVD_SCX_EXIT_ERROR && dump[0]) {
+	       gs_exit_kind_str(u->kind), u->msg[0] ? ": " : "", u->msg);
+	if (u->kind >= GS_SCX_EXIT_ERROR && dump[0]) {
 		if (ld->opts->verbose)
 			printf("---- kernel debug dump ----\n%s\n---- end of dump ----\n",
 			       dump);
@@ -320,7 +320,7 @@ static void report_exit(const struct lavd_loader *ld, bool ours)
 /* After the kernel's exit: reload if it asks for it, else fail. */
 static enum lavd_cycle kernel_exit_cycle(const struct lavd_loader *ld)
 {
-	return ld->skel->data->uei.exit_code & LAVD_SCX_ECODE_ACT_RESTART ?
+	return ld->skel->data->uei.exit_code & GS_SCX_ECODE_ACT_RESTART ?
 	       LAVD_CYCLE_RESTART : LAVD_CYCLE_FAILED;
 }
 
@@ -443,7 +443,7 @@ static int cycle_end(struct lavd_loader *ld)
 {
 	enum lavd_cycle end;
 
-	if (__atomic_load_n(&ld->skel->data->uei.kind, __ATOMIC_ACQUIRE)) {
+	if (gs_exit_info_kind(&ld->skel->data->uei)) {
 		/* watchdog, error, hotplug */
 		report_exit(ld, false);
 		end = kernel_exit_cycle(ld);

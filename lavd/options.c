@@ -24,10 +24,6 @@
 /* The GS_OPT_SPECIAL options. */
 enum opt_id {
 	ID_NONE,
-	ID_VERSION,
-	ID_HELP,
-	ID_PREEMPT_KICK,
-	ID_FUTEX_PATH,
 	ID_PERFORMANCE,
 	ID_BALANCED,
 	ID_POWERSAVE,
@@ -35,7 +31,6 @@ enum opt_id {
 	ID_AUTOPOWER,
 	ID_GAME_DIR,
 	ID_GAME_FILE,
-	ID_MATCH_PATH,
 };
 
 #define FIELD(f) offsetof(struct lavd_opts, f)
@@ -57,7 +52,6 @@ static const struct lavd_opts defaults = {
 	.eevdf_bg_nice = 10,
 	.eevdf_slice_us = 1000,
 	.eevdf_uclamp_min = 512,
-	.eevdf_scope = "user",
 	.eevdf_state = LAVD_EEVDF_STATE_DFL,
 };
 
@@ -155,10 +149,10 @@ static const struct gs_opt specs[] = {
 		  "profiles, and exit: 0 valid, 2 not (needs neither\n"
 		  "root nor sched_ext; loads nothing)" },
 	/* exits 0 */
-	{ "version", 0, NULL, SPECIAL(ID_VERSION),
+	{ "version", 0, NULL, GS_OPT_VERSION,
 	  .help = "print the version" },
 	/* exits 0 */
-	{ "help", 'h', NULL, SPECIAL(ID_HELP),
+	{ "help", 'h', NULL, GS_OPT_HELP,
 	  .help = "this help" },
 	/* gameprof.c reads them all before loading; gamectl.c applies them */
 	{ "game-profiles", 0, "DIR", SPECIAL(ID_GAME_DIR), .loads = true,
@@ -193,21 +187,22 @@ static const struct gs_opt specs[] = {
 	  .help = "load a variant the verifier must refuse (tests\n"
 		  "the error path: exit 1 with the verifier log's tail)" },
 	/* fake sysfs trees in tests */
-	{ "sysfs-root", 0, "DIR", GS_OPT_STRING, FIELD(sysfs), .loads = true,
+	{ "sysfs-root", 0, "DIR", GS_OPT_INPUT, FIELD(sysfs), .loads = true,
 	  .help = "read the CPU topology under DIR instead of /sys" },
 	/* rodata preempt_kick: measurements of either eviction mechanism */
-	{ "debug-preempt-kick", 0, "auto|never|always", SPECIAL(ID_PREEMPT_KICK),
-	  .loads = true,
+	{ "debug-preempt-kick", 0, "auto|never|always", GS_OPT_CHOICE,
+	  FIELD(preempt_kick), .choices = "auto|never|always", .loads = true,
 	  .help = "how an eviction takes effect:\n"
 		  "IPI when the victim's next tick comes after the\n"
 		  "wakee's burst would end (auto), slice := 1 only\n"
 		  "(never, the reference), IPI always" },
 	/* tests of the tracepoint path on kernels that have fexit (futex.c) */
-	{ "debug-futex-path", 0, "fexit|tracepoint", SPECIAL(ID_FUTEX_PATH),
-	  .loads = true,
+	{ "debug-futex-path", 0, "fexit|tracepoint", GS_OPT_CHOICE,
+	  FIELD(futex_tracepoint), .choices = "fexit|tracepoint", .loads = true,
 	  .help = "force the futex attach path" },
 	/* measurements of either way of noticing processes (gamectl.c) */
-	{ "debug-match-path", 0, "events|scan", SPECIAL(ID_MATCH_PATH), .loads = true,
+	{ "debug-match-path", 0, "events|scan", GS_OPT_CHOICE, FIELD(match_scan),
+	  .choices = "events|scan", .loads = true,
 	  .help = "notice new processes by exec and rename\n"
 		  "tracepoints (events) or by scanning /proc (scan)" },
 	/* eevdf_run.h: the model on tracepoints, the kernel's own levers */
@@ -246,7 +241,8 @@ static const struct gs_opt specs[] = {
 	{ "eevdf-uclamp-min", 0, "N", GS_OPT_U64, FIELD(eevdf_uclamp_min), RANGE(0, 1024),
 	  .show_default = true, .help = "uclamp_min of latency-critical threads" },
 	/* eevdf_kernel.c: system.slice and init.scope are services */
-	{ "eevdf-scope", 0, "user|all", GS_OPT_STRING, FIELD(eevdf_scope),
+	{ "eevdf-scope", 0, "user|all", GS_OPT_CHOICE, FIELD(eevdf_all_scopes),
+	  .choices = "user|all",
 	  .help = "user: leave system services' threads alone (default);\n"
 		  "all: every thread but kernel threads and init" },
 	/* tests, and a second runtime directory */
@@ -275,6 +271,7 @@ static const char usage_tail[] =
 
 static const struct gs_opt_table table = {
 	specs, NR_SPECS, usage_head, usage_tail, &defaults, 21,
+	.version = "lavd " LAVD_VERSION " (gamesched)\n", .command = "lavd",
 };
 
 /* --performance, --balanced, --powersave, --autopilot, --autopower. */
@@ -297,36 +294,6 @@ static void parse_special(struct lavd_opts *o, const struct gs_opt *s,
 			  const char *arg, const char *given)
 {
 	switch (s->id) {
-	case ID_VERSION:
-		printf("lavd %s (gamesched)\n", LAVD_VERSION);
-		exit(EXIT_OK);
-	case ID_HELP:
-		gs_opt_usage(&table, stdout);
-		exit(EXIT_OK);
-	case ID_PREEMPT_KICK:
-		if (!strcmp(arg, "auto"))
-			o->preempt_kick = LAVD_KICK_AUTO;
-		else if (!strcmp(arg, "never"))
-			o->preempt_kick = LAVD_KICK_NEVER;
-		else if (!strcmp(arg, "always"))
-			o->preempt_kick = LAVD_KICK_ALWAYS;
-		else
-			gs_die(EXIT_USAGE, "option --debug-preempt-kick: expected "
-			       "auto, never or always, got '%s'", arg);
-		break;
-	case ID_FUTEX_PATH:
-		if (strcmp(arg, "fexit") && strcmp(arg, "tracepoint"))
-			gs_die(EXIT_USAGE, "option --debug-futex-path: expected "
-			       "fexit or tracepoint, got '%s'", arg);
-		/* fexit is what lavd tries first anyway */
-		o->futex_tracepoint = !strcmp(arg, "tracepoint");
-		break;
-	case ID_MATCH_PATH:
-		if (strcmp(arg, "events") && strcmp(arg, "scan"))
-			gs_die(EXIT_USAGE, "option --debug-match-path: expected "
-			       "events or scan, got '%s'", arg);
-		o->match_scan = !strcmp(arg, "scan");
-		break;
 	case ID_GAME_DIR:
 	case ID_GAME_FILE:
 		if (o->nr_gp_paths == LAVD_GP_MAX_PATHS)
@@ -359,9 +326,6 @@ static void check_eevdf(const struct lavd_opts *o, const char *sched_opt)
 	if (o->monitor_s > 0 || o->count_bpf)
 		gs_die(EXIT_USAGE, "--eevdf takes no %s",
 		       o->count_bpf ? "--debug-bpf-objects" : "--monitor");
-	if (strcmp(o->eevdf_scope, "user") && strcmp(o->eevdf_scope, "all"))
-		gs_die(EXIT_USAGE, "option --eevdf-scope: expected user or all, "
-		       "got '%s'", o->eevdf_scope);
 	if (o->eevdf_levers && eevdf_levers_parse(o->eevdf_levers, err, sizeof(err)) < 0)
 		gs_die(EXIT_USAGE, "option --eevdf-levers: %s", err);
 	if (!o->eevdf_state[0])
@@ -378,7 +342,7 @@ void lavd_opts_eevdf(const struct lavd_opts *o, struct lavd_eevdf_cfg *c)
 		.bg_nice = o->eevdf_bg_nice,
 		.slice_ns = o->eevdf_slice_us * LAVD_NSEC_PER_USEC,
 		.uclamp_min = (uint32_t)o->eevdf_uclamp_min,
-		.all_scopes = !strcmp(o->eevdf_scope, "all"),
+		.all_scopes = o->eevdf_all_scopes,
 		.verbose = o->verbose,
 		.state_path = o->eevdf_state,
 	};
@@ -392,6 +356,7 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	int c, li;
 
 	*o = defaults;
+	gs_opt_dump_option(&table, argc, argv);
 	gs_opt_getopt(&table, longopts, shortopts);
 	opterr = 0;
 	while ((li = -1, c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
@@ -401,7 +366,7 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 			gs_die_bad_option(c, argv);
 		if (li >= 0 && !sched_opt && s->loads)
 			sched_opt = s->name;
-		if (!gs_opt_store(s, o, optarg))
+		if (!gs_opt_take(&table, s, o, optarg))
 			parse_special(o, s, optarg, argv[optind - 1]);
 	}
 	if (optind < argc)

@@ -23,8 +23,10 @@ struct lavd_opts {
 	bool no_preemption, greedy_preempt, no_futex_boost, no_slice_boost;
 	uint64_t greedy_slice_us;
 	bool no_chain_deadline;
-	int preempt_kick;		/* LAVD_KICK_* */
-	bool futex_tracepoint;		/* --debug-futex-path tracepoint */
+	int preempt_kick;		/* LAVD_KICK_*, in the order of
+					 * --debug-preempt-kick's words */
+	int futex_tracepoint;		/* --debug-futex-path: 0 fexit (tried
+					 * first anyway), 1 tracepoint */
 	/* energy and topology */
 	int power_mode;			/* LAVD_PM_* fixed, or LAVD_PM_AUTO */
 	bool autopower;			/* the mode follows the platform profile */
@@ -37,7 +39,7 @@ struct lavd_opts {
 	struct lavd_gp_path gp_paths[LAVD_GP_MAX_PATHS];
 	int nr_gp_paths;
 	uint64_t match_scan_ms;		/* /proc scan period, and the sweep's */
-	bool match_scan;		/* --debug-match-path scan */
+	int match_scan;			/* --debug-match-path: 0 events, 1 scan */
 	/* what lavd does while it runs */
 	double stats_s;			/* 0: no statistics lines */
 	double monitor_s;		/* > 0: watch a running instance instead */
@@ -57,7 +59,7 @@ struct lavd_opts {
 	int eevdf_nice, eevdf_bg_nice;
 	uint64_t eevdf_slice_us;
 	uint64_t eevdf_uclamp_min;
-	const char *eevdf_scope;	/* "user" or "all" */
+	int eevdf_all_scopes;		/* --eevdf-scope: 0 user, 1 all */
 	const char *eevdf_state;
 };
 

@@ -83,9 +83,6 @@ const char *lavd_futex_path_str(__u64 path);
 void lavd_sample_line(char *buf, size_t len, const struct lavd_sample *s,
 		      double t);
 
-/* "unregistered from user space", "runnable task stall", ... */
-const char *lavd_exit_kind_str(int kind);
-
 enum lavd_scx_state {
 	LAVD_SCX_FREE = 0,	/* sched_ext present, no scheduler loaded */
 	LAVD_SCX_MISSING,	/* the kernel has no sched_ext */

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An option table that is also --help: each option's name, value, range,
- * the field it sets and its help lines, from which getopt_long's tables
- * and the help text are both made, so they cannot disagree. Every
- * parser uses it: lavd (lavd/options.c), framebench (cli.c), gamesuite
- * (main.c, tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and every
- * frametrace command that takes options (record and watch share their
- * recording options: frametrace/record/recopts.h).
+ * An option table that is also --help: each option's name, value, kind
+ * and range, the field it sets and its help lines, from which
+ * getopt_long's tables, the help text, the bash completion's options and
+ * the man pages' option headings (--dump-options, optdump.c) are made, so
+ * they cannot disagree. Every parser uses it: lavd (lavd/options.c),
+ * framebench (cli.c), gamesuite (main.c and tune.c, which share their
+ * run options: gamesuite/runopts.h), vm/scx_minimal.c, vm/churn.c,
+ * vm/bpfcost.c and every frametrace command that takes options (record
+ * and watch share their recording options: frametrace/record/recopts.h). What
+ * a table's kinds cannot say (a value that names a scheduler, a pattern
+ * to parse) is the program's, GS_OPT_SPECIAL.
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H
@@ -14,18 +18,37 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* How an option's value reaches the options struct. */
 enum gs_opt_type {
 	GS_OPT_SET,	/* no value: sets a bool */
-	GS_OPT_U64,	/* an integer in [min, max], into a uint64_t */
-	GS_OPT_INT,	/* an integer in [min, max], into an int */
+	GS_OPT_U64,	/* an integer in [min, max], times scale, into a uint64_t */
+	GS_OPT_UINT,	/* an integer in [min, max], into an unsigned int */
+	GS_OPT_INT,	/* an integer in [min, max] (may be negative), into an int */
 	GS_OPT_COUNT,	/* no value: adds one to an int (-v -v) */
-	GS_OPT_NUMBER,	/* a decimal number in [min, max], into a double */
-	GS_OPT_STRING,	/* kept as given (a path) */
+	GS_OPT_NUMBER,	/* a decimal number in [min, max], times scale, into a double */
+	GS_OPT_DURATION,/* a duration with a unit (500us, 2ms, 8s, 2m, 1h; a
+			 * bare number is in unit_ns) in [min, max] ns, into a
+			 * uint64_t of nanoseconds */
+	GS_OPT_CHOICE,	/* one word of choices ("a|b|c"): its index, into an int */
+	GS_OPT_STRING,	/* kept as given */
+	GS_OPT_PATH,	/* a file name kept as given; one that looks like an
+			 * option ("-x") is refused */
+	GS_OPT_INPUT,	/* ... that must exist */
+	GS_OPT_OUTPUT,	/* ... that can be written: an existing file, or a new
+			 * one in a writable folder ("-": standard output) */
+	GS_OPT_APPEND,	/* kept as given, repeatable: into a struct gs_opt_list */
 	GS_OPT_SPECIAL,	/* the program handles it, by id */
 	GS_OPT_HELP,	/* gs_opt_parse prints --help and exits 0 */
+	GS_OPT_VERSION,	/* ... prints the table's version line and exits 0 */
+};
+
+/* The values of a GS_OPT_APPEND option, in the order given. */
+struct gs_opt_list {
+	const char **v;
+	int n;
 };
 
 struct gs_opt {
@@ -40,7 +63,18 @@ struct gs_opt {
 	bool show_default;	/* --help appends the field's default (GS_OPT_U64) */
 	const char *section;	/* heading printed above it in --help, or NULL */
 	const char *help;	/* --help lines, '\n' between them */
+	const char *choices;	/* GS_OPT_CHOICE: the words, '|' between them;
+				 * another kind: the words its value starts
+				 * with, for the completion ("hogs|compile") */
+	double scale;		/* GS_OPT_U64, GS_OPT_NUMBER: stored value x
+				 * scale (0: 1), e.g. a percentage as a fraction */
+	uint64_t unit_ns;	/* GS_OPT_DURATION: a bare number's unit (0: s) */
+	size_t given;		/* GS_OPT_GIVEN(offset of a bool set whenever
+				 * the option is given), or 0 */
 };
+
+/* The .given of an option: the offset of its bool, plus one (0 is none). */
+#define GS_OPT_GIVEN(off) ((off) + 1)
 
 struct gs_opt_table {
 	const struct gs_opt *opt;
@@ -50,6 +84,9 @@ struct gs_opt_table {
 	int help_column;		/* where the help text starts */
 	bool in_order;			/* stop at the first operand (a command
 					 * after the options keeps its own) */
+	const char *version;		/* GS_OPT_VERSION's line */
+	const char *command;		/* the program and command, as the
+					 * dumps name it ("gamesuite tune") */
 };
 
 /* getopt_long returns GS_OPT_LONG + i for opt[i] given by its long name */
@@ -62,8 +99,13 @@ void gs_opt_getopt(const struct gs_opt_table *t, struct option *longopts,
 const struct gs_opt *gs_opt_of(const struct gs_opt_table *t, int c);
 void gs_opt_usage(const struct gs_opt_table *t, FILE *f);
 /* The value of a typed option into the struct at base (bad values exit
- * with a message); false for GS_OPT_SPECIAL, which is the caller's. */
+ * with a message); false for GS_OPT_SPECIAL, GS_OPT_HELP and
+ * GS_OPT_VERSION, which are not stored. */
 bool gs_opt_store(const struct gs_opt *o, void *base, const char *arg);
+/* gs_opt_store, and GS_OPT_HELP / GS_OPT_VERSION print and exit 0: false
+ * for GS_OPT_SPECIAL only. */
+bool gs_opt_take(const struct gs_opt_table *t, const struct gs_opt *o,
+		 void *base, const char *arg);
 /* The program's handling of a GS_OPT_SPECIAL option: arg is its value
  * (NULL if it takes none), base the options struct. */
 typedef void gs_opt_special_fn(const struct gs_opt *o, const char *arg,
@@ -74,6 +116,10 @@ typedef void gs_opt_special_fn(const struct gs_opt *o, const char *arg,
  * where the operands start. */
 int gs_opt_parse(const struct gs_opt_table *t, void *base, int argc,
 		 char **argv, gs_opt_special_fn *special);
+/* A hidden first option of every table: --dump-options=bash|man prints
+ * the table for the bash completion or the man page (make splices it into
+ * completion/ and man/) and exits 0; other arguments return. */
+void gs_opt_dump_option(const struct gs_opt_table *t, int argc, char **argv);
 /* Whether name is one of the table's long names. */
 bool gs_opt_is(const struct gs_opt_table *t, const char *name);
 

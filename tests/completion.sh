@@ -67,4 +67,34 @@ expect_comp "$all" lavd --
 # a completed value is no longer offered options: a number is free text
 [ -z "$(comp lavd --stats "" | tr -d ' ')" ] && pass "lavd --stats <TAB>: nothing (a number)" ||
 	fail "lavd --stats <TAB>: $(comp lavd --stats "")"
+# Every option table (PROG [COMMAND] --dump-options=bash) is in the built
+# completion as the program has it now; every long option is offered, and
+# after an option that takes a value no option is offered (the value is
+# a choice, a file or free text).
+for spec in framebench lavd "gamesuite run" "gamesuite tune" "frametrace record" \
+	"frametrace watch" "frametrace import" "frametrace report" \
+	"frametrace export" "frametrace profile" "frametrace compare"; do
+	# shellcheck disable=SC2086 # PROG [COMMAND]
+	set -- $spec
+	prog=$1 cmd=${2-}
+	dump=$("$B/$prog" $cmd --dump-options=bash) || { fail "$spec --dump-options=bash"; continue; }
+	opts=$(printf '%s\n' "$dump" | sed -n "s/^_gamesched_opts_[a-z_]*='\(.*\)'\$/\1/p")
+	flags=$(printf '%s\n' "$dump" | sed -n "s/^_gamesched_flags_[a-z_]*='\(.*\)'\$/\1/p")
+	[ -n "$opts" ] || { fail "$spec: no options in its dump"; continue; }
+	printf '%s\n' "$dump" | grep -v '^#' | while IFS= read -r line; do
+		grep -qxF -- "$line" "$B/completion/$prog" || { echo "$line"; break; }
+	done > "$T/stale"
+	[ -s "$T/stale" ] && fail "$B/completion/$prog: not $spec's table now: $(cat "$T/stale")"
+	long=$(printf '%s\n' $opts | grep -- '^--' | tr '\n' ' ')
+	expect_comp "$long" $prog $cmd --
+	bad=
+	for o in $opts; do
+		case " $flags " in *" $o "*) continue ;; esac
+		case " $(comp $prog $cmd "$o" "") " in
+		*" -"*) bad="$bad $o" ;;
+		esac
+	done
+	[ -z "$bad" ] && pass "$spec: no option offered as a value" ||
+		fail "$spec: options offered as the value of:$bad"
+done
 finish completion

@@ -34,6 +34,18 @@ expect_exit 2 "option --max-busy: expected a number in [0, 100], got '101'" \
 	"$GS" tune --framebench unreal -o "$T/x.conf" --max-busy 101
 expect_exit 2 "option --settle: expected a duration" "$GS" tune --framebench unreal \
 	-o "$T/x.conf" --settle 2d
+# run's ranges, one table part for both (gamesuite/runopts.h)
+for cmd in "run quick --sched eevdf" "tune --framebench unreal -o $T/x.conf"; do
+	# shellcheck disable=SC2086 # the command and its words
+	expect_exit 2 "option --cooldown: expected a duration (e.g. 500us, 20ms, 10s) in [0.000 ms, 3600.000 s], got '2h'" \
+		"$GS" $cmd --cooldown 2h
+	# shellcheck disable=SC2086
+	expect_exit 2 "option --load-timeout: expected a duration (e.g. 500us, 20ms, 10s) in [100.000 ms, 3600.000 s], got '50ms'" \
+		"$GS" $cmd --load-timeout 50ms
+	# shellcheck disable=SC2086
+	expect_exit 2 "option --probe-factor: expected 0 (off) or a number above 1, got '0.5'" \
+		"$GS" $cmd --probe-factor 0.5
+done
 # --help is made from the option table (lib/opttab.c): each option listed
 "$GS" tune --help >"$T/help" 2>&1 && grep -q '^  --probe-factor X  *\.\.\. or a fixed-work probe' "$T/help" &&
 	pass "tune --help lists --probe-factor" || fail "tune --help: $(cat "$T/help")"

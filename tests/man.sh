@@ -51,6 +51,32 @@ check_page() {
 	pass "$page: $n options of --help, sections, no warnings"
 }
 
+# The page is made from the option tables (man/options.awk): an option of
+# a table without an entry in the page, or an entry for an option no
+# table has, stops the build.
+need "$B/framebench"
+"$B/framebench" --dump-options=man > "$T/fb.tables"
+grep -v '^@OPT seed@$' man/framebench.1.in > "$T/noseed.in"
+if awk -f man/options.awk "$T/fb.tables" "$T/noseed.in" "$T/noseed.in" >/dev/null 2>"$T/err"; then
+	fail "a page without --seed's entry was accepted"
+else
+	grep -q "no entry (@OPT seed@) for --seed of framebench's options" "$T/err" &&
+		pass "a page without --seed's entry is refused" || fail "no --seed: $(cat "$T/err")"
+fi
+{ cat man/framebench.1.in; echo '@OPT no-such-option@'; } > "$T/extra.in"
+if awk -f man/options.awk "$T/fb.tables" "$T/extra.in" "$T/extra.in" >/dev/null 2>"$T/err"; then
+	fail "an entry for an option no table has was accepted"
+else
+	grep -q "@OPT no-such-option: no such option in the tables" "$T/err" &&
+		pass "an entry for an option no table has is refused" || fail "extra: $(cat "$T/err")"
+fi
+# each heading is the table's own (the built page is not stale)
+cut -f3 "$T/fb.tables" | while IFS= read -r h; do
+	grep -qxF -- "$h" "$B/man/framebench.1" || { echo "$h"; break; }
+done > "$T/stale"
+[ -s "$T/stale" ] && fail "$B/man/framebench.1: stale heading, not: $(cat "$T/stale")" ||
+	pass "$B/man/framebench.1: the table's headings"
+
 check_page "$B/man/framebench.1" framebench
 check_page "$B/man/gamesuite.1" gamesuite run
 check_page "$B/man/lavd.8" lavd

@@ -2,6 +2,7 @@
 # Unit tests of the shared library.
 $(eval $(call gs_test,test_stats,tests/test_stats.c))
 $(eval $(call gs_test,test_formats,tests/test_formats.c))
+$(eval $(call gs_test,test_opttab,tests/test_opttab.c))
 
 # Tools of the shell tests, build/tests/NAME from tests/tools/NAME.c:
 #   jsonget FILE PATH...  prints the values at dotted paths of a JSON file

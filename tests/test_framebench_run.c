@@ -43,6 +43,17 @@ static void test_bg_parse(void **state)
 	assert_int_equal(fb_bg_parse("hogsx", 2, &s), -1);
 	assert_int_equal(fb_bg_parse("", 2, &s), -1);
 	assert_string_equal(fb_bg_name(FB_BG_BROWSER), "browser");
+	/* the words the option table offers for --bg are the parser's */
+	{
+		char words[64] = "";
+
+		for (int k = FB_BG_HOGS; k <= FB_BG_BROWSER; k++) {
+			assert_int_equal(fb_bg_parse(fb_bg_name((enum fb_bg_kind)k), 2, &s), 0);
+			snprintf(words + strlen(words), sizeof(words) - strlen(words),
+				 "%s%s", k ? "|" : "", fb_bg_name((enum fb_bg_kind)k));
+		}
+		assert_string_equal(words, FB_BG_KIND_WORDS);
+	}
 }
 
 static void test_disturb_parse(void **state)

@@ -204,9 +204,9 @@ static void stats_line(void **state)
 	lavd_stats_line(line, sizeof(line), &b, &b, 0.0);
 	assert_non_null(strstr(line, "sched/s 0 direct 0%"));
 	assert_non_null(strstr(line, "preempt/s 0 kick 0%"));
-	assert_string_equal(lavd_exit_kind_str(64), "unregistered from user space");
-	assert_string_equal(lavd_exit_kind_str(1026), "runnable task stall (watchdog)");
-	assert_string_equal(lavd_exit_kind_str(2000), "error");
+	assert_string_equal(gs_exit_kind_str(64), "unregistered from user space");
+	assert_string_equal(gs_exit_kind_str(1026), "runnable task stall (watchdog)");
+	assert_string_equal(gs_exit_kind_str(2000), "error");
 }
 
 int main(void)

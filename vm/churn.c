@@ -195,8 +195,8 @@ static const struct gs_opt specs[] = {
 	{ "threads", 't', "N", GS_OPT_U64, FIELD(threads), 1, MAX_THREADS,
 	  .show_default = true,
 	  .help = "threads kept alive at once, 1-4096" },
-	/* a duration with a unit (gs_opt_duration_ns): the program's own */
-	{ "duration", 'd', "D", GS_OPT_SPECIAL, FIELD(dur_ns),
+	{ "duration", 'd', "D", GS_OPT_DURATION, FIELD(dur_ns),
+	  1000000ULL, 3600ULL * 1000000000ULL,
 	  .help = "how long to run: 10s, 500ms, ... (1ms-1h, default 10s)" },
 	{ "seed", 's', "N", GS_OPT_U64, FIELD(seed), 0, (double)UINT64_MAX,
 	  .show_default = true,
@@ -211,15 +211,6 @@ static const struct gs_opt_table table = {
 	"", &defaults, 20,
 };
 
-/* --duration, the only GS_OPT_SPECIAL option */
-static void parse_duration(const struct gs_opt *s, const char *arg, void *base)
-{
-	((struct opts *)base)->dur_ns =
-		gs_opt_duration_ns("--duration", arg, 1000000000ULL, 1000000ULL,
-				   3600ULL * 1000000000ULL);
-	(void)s;
-}
-
 int main(int argc, char **argv)
 {
 	struct opts o = defaults;
@@ -229,7 +220,7 @@ int main(int argc, char **argv)
 	int i;
 
 	gs_set_prog(argv[0]);
-	i = gs_opt_parse(&table, &o, argc, argv, parse_duration);
+	i = gs_opt_parse(&table, &o, argc, argv, NULL);
 	if (i < argc)
 		gs_die_extra_argument(argv[i]);
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);

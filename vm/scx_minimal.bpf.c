@@ -24,6 +24,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "scx_compat.bpf.h"
+#include "exit_info.bpf.h"
 
 #define ENOMEM	12
 
@@ -59,12 +60,7 @@ struct {
 } stamps SEC(".maps");
 
 /* Why the kernel ended the scheduler, for the loader (kind written last). */
-struct {
-	s32 kind;
-	s64 exit_code;
-	char reason[128];
-	char msg[256];
-} uei SEC(".data");
+GS_EXIT_INFO(uei);
 
 static __always_inline void count(u32 i)
 {
@@ -101,18 +97,10 @@ void BPF_PROG(minimal_enqueue, struct task_struct *p, u64 enq_flags)
 	count(1);
 }
 
-static __always_inline void note_exit(struct scx_exit_info *ei)
-{
-	bpf_probe_read_kernel_str(uei.reason, sizeof(uei.reason), ei->reason);
-	bpf_probe_read_kernel_str(uei.msg, sizeof(uei.msg), ei->msg);
-	uei.exit_code = ei->exit_code;
-	__sync_val_compare_and_swap(&uei.kind, 0, ei->kind);
-}
-
 SEC("struct_ops/minimal_exit")
 void BPF_PROG(minimal_exit, struct scx_exit_info *ei)
 {
-	note_exit(ei);
+	gs_exit_info_record(&uei, NULL, 0, ei);
 }
 
 /* ---- lavd's shape, no policy ---- */
@@ -203,7 +191,7 @@ s32 BPF_PROG(shaped_init)
 SEC("struct_ops/shaped_exit")
 void BPF_PROG(shaped_exit, struct scx_exit_info *ei)
 {
-	note_exit(ei);
+	gs_exit_info_record(&uei, NULL, 0, ei);
 }
 
 SEC(".struct_ops.link")

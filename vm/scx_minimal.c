@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfcost.h"
+#include "exit_info.h"
 #include "opttab.h"
 #include "util.h"
 
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 	printf("scx_minimal: attached%s, slice %llu us\n", o.shaped ? " (lavd's shape)" : "",
 	       (unsigned long long)o.slice_us);
 	fflush(stdout);
-	while (!stop && !skel->data->uei.kind) {
+	while (!stop && !gs_exit_info_kind(&skel->data->uei)) {
 		sleep(1);
 		if (o.stats_s && ++waited % o.stats_s == 0) {
 			read_counts(skel, n);
@@ -154,7 +155,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
-	if (skel->data->uei.kind) {
+	if (gs_exit_info_kind(&skel->data->uei)) {
 		fprintf(stderr, "scx_minimal: the kernel ended it (kind %d): %s%s%s\n",
 			skel->data->uei.kind, skel->data->uei.reason,
 			skel->data->uei.msg[0] ? ": " : "", skel->data->uei.msg);

@@ -15,12 +15,12 @@
 #include "opttab.h"
 
 #include "present_attach.h"
+#include "util.h"
 
 /* The shared options' GS_OPT_SPECIAL ids (a command's own start at
  * FT_RO_OWN). */
 enum {
-	FT_RO_DURATION = 1,
-	FT_RO_PRESENT,
+	FT_RO_PRESENT = 1,
 	FT_RO_PID,
 	FT_RO_OWN,
 };
@@ -28,7 +28,8 @@ enum {
 /* The shared entries of a command's option table (lib/opttab.h); T is the
  * command's options struct, whose fields have the same names in both. */
 #define FT_RECORDING_OPTS(T) \
-	{ "duration", 'd', "D", GS_OPT_SPECIAL, .id = FT_RO_DURATION, \
+	{ "duration", 'd', "D", GS_OPT_DURATION, offsetof(T, duration), \
+	  NSEC_PER_MSEC, UINT64_MAX / 2, \
 	  .section = "recording", \
 	  .help = "stop after D (e.g. 10s; else when CMD exits\n" \
 		  "or on SIGINT/SIGTERM)" }, \
@@ -54,7 +55,7 @@ enum {
 		  "sleep and the wake-ups they get (default)" }, \
 	{ "feed-pid", 0, "PID", GS_OPT_U64, offsetof(T, feed_pid), 1, INT32_MAX, \
 	  .help = "read only this framebench's feed" }, \
-	{ "feed-dir", 0, "DIR", GS_OPT_STRING, offsetof(T, feed_dir), \
+	{ "feed-dir", 0, "DIR", GS_OPT_INPUT, offsetof(T, feed_dir), \
 	  .help = "where feeds live (default /dev/shm)" }, \
 	{ "quiet", 'q', NULL, GS_OPT_SET, offsetof(T, quiet), \
 	  .help = "less on stderr (record: no summary; watch:\n" \
@@ -63,9 +64,8 @@ enum {
 	  .help = "libbpf messages" }
 
 /* Applies a shared GS_OPT_SPECIAL option (id, its value arg) to the
- * command's duration and present fields: true; false for any other id.
- * Bad values exit with a message. */
-bool ft_rec_special(int id, const char *arg, uint64_t *duration,
-		    struct ft_present_cli *present);
+ * command's present fields: true; false for any other id. Bad values
+ * exit with a message. */
+bool ft_rec_special(int id, const char *arg, struct ft_present_cli *present);
 
 #endif

@@ -109,11 +109,11 @@ struct ft_watch_opts {
 	const char *dir;
 	uint64_t pre_ns, post_ns, min_gap_ns;
 	double frame_ms, factor;
-	size_t min_frames;
+	uint64_t min_frames;
 	uint64_t max_captures, max_disk;
 	bool user_ring, quiet, warmup_triggers;
 	bool no_futex, no_markers, futex_calls, markers_now;
-	enum ft_frames_from frames_from;
+	int frames_from;	/* enum ft_frames_from */
 	const char *mangohud;
 	uint64_t wakelat_ns;	/* 0: no wake-up latency trigger */
 	const char *wakelat_comm;

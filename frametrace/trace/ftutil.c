@@ -191,17 +191,6 @@ const char *ft_opt_path(const char *opt, const char *arg)
 	return arg;
 }
 
-void ft_opt_path_field(const struct gs_opt *o, const char *arg, void *base)
-{
-	char name[64];
-
-	if (o->short_name)
-		snprintf(name, sizeof(name), "-%c", o->short_name);
-	else
-		snprintf(name, sizeof(name), "--%s", o->name);
-	*(const char **)((char *)base + o->field) = ft_opt_path(name, arg);
-}
-
 void ft_refuse_same_file(const char *in, const char *out, const char *opt)
 {
 	if (out && strcmp(out, "-") && gs_same_file(in, out))

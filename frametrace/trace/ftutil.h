@@ -49,10 +49,6 @@ void ft_printable_inplace(char *s, size_t len);
  * A value that starts with '-' (other than "-" itself) is refused, exit 2,
  * naming both; a file whose name starts with '-' is written "./-name". */
 const char *ft_opt_path(const char *opt, const char *arg);
-struct gs_opt;
-/* A file-name option of an opttab table (GS_OPT_SPECIAL): ft_opt_path's
- * check, named -x when it has a short name, then stored into its field. */
-void ft_opt_path_field(const struct gs_opt *o, const char *arg, void *base);
 
 static inline uint64_t ft_hash64(uint64_t x)
 {
