@@ -10,7 +10,7 @@ FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
 	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
 	frametrace/import.c frametrace/importer.c frametrace/import_text.c frametrace/import_perf.c \
 	frametrace/import_ftrace.c frametrace/import_events.c frametrace/import_procs.c \
-	frametrace/import_mangohud.c frametrace/present.c \
+	frametrace/import_launch.c frametrace/import_mangohud.c frametrace/present.c \
 	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
 	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
 	frametrace/export.c
@@ -117,5 +117,5 @@ $(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
 	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh \
-	tests/frametrace_profile.sh \
+	tests/frametrace_profile.sh tests/frametrace_launch.sh \
 	tests/frametrace_repair.sh
