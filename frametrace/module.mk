@@ -25,7 +25,7 @@ FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.
 # parser (lib/fbprofile.c).
 FT_PROF_SRCS := frametrace/profile_fit.c frametrace/profile_sig.c \
 	frametrace/profile_roles.c frametrace/profile_side.c \
-	frametrace/profile_acts.c frametrace/profile_steps.c frametrace/profile_write.c frametrace/cmd_profile.c \
+	frametrace/profile_acts.c frametrace/profile_overlap.c frametrace/profile_steps.c frametrace/profile_write.c frametrace/cmd_profile.c \
 	frametrace/cmd_compare.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))

@@ -573,6 +573,83 @@ static void test_pipelined(void **state)
 	done(f);
 }
 
+/*
+ * A fence-synchronised pool, as llvmpipe's: the game thread (CPU 0) works
+ * 300-500 us, fans out to two workers (CPUs 1 and 2, 4 ms each), works on
+ * 3 ms beside them (the next scene), calls the server (asleep 60 us, its
+ * reply wakes it), works 100 us, then sleeps on the fence until worker
+ * 0's fan-in, works 200 us and presents. Taken as a waited-for fan-out
+ * (a fan-in woke it in the frame), the replay put the 3 ms after the
+ * jobs: the fan-out is asynchronous, its join at the fan-in.
+ */
+static void test_fence_pool(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ft_trace *t = &f->t;
+	uint64_t b = T0, prev = T0 - MS;
+	const struct ft_pr_stage *st;
+	char *text = NULL;
+	const char *async;
+	size_t len = 0;
+
+	(void)state;
+	ft_trace_init(t);
+	t->ncpus = 3;
+	ft_task_set(t, GAME, GAME, "game");
+	ft_task_set(t, W0, GAME, "worker-0");
+	ft_task_set(t, W1, GAME, "worker-1");
+	ft_task_set(t, SERVER, SERVER, "server");
+	sw(t, b - 10 * US, 0, 0, GAME, 0);
+	for (int i = 0; i < 200; i++) {
+		uint64_t tf = b + 300 * US + (uint64_t)(200000 * rnd()), c, e;
+
+		wake(t, tf, 0, W0, GAME);
+		wake(t, tf + 1 * US, 0, W1, GAME);
+		sw(t, tf + 10 * US, 1, 0, W0, 0);
+		sw(t, tf + 10 * US, 2, 0, W1, 0);
+		c = tf + 3 * MS;	/* the call, while the jobs run */
+		wake(t, c, 0, SERVER, GAME);
+		sw(t, c + 2 * US, 0, GAME, SERVER, 1);
+		wake(t, c + 60 * US, 0, GAME, SERVER);
+		sw(t, c + 62 * US, 0, SERVER, GAME, 1);
+		sw(t, c + 162 * US, 0, GAME, 0, 1);	/* the fence wait */
+		sw(t, tf + 3990 * US, 2, W1, 0, 1);
+		e = tf + 4 * MS;
+		wake(t, e, 1, GAME, W0);
+		sw(t, e + 2 * US, 1, W0, 0, 1);
+		sw(t, e + 5 * US, 0, 0, GAME, 0);
+		frame(t, GAME, GAME, prev, e + 205 * US);
+		prev = e + 205 * US;
+		b = prev;
+	}
+	t->end_ns = b + MS;
+	assert_int_equal(ft_trace_finish(t), 0);
+	analyze(f, 0);
+	assert_int_equal(f->rc, 0);
+	assert_int_equal(f->a.nstages, 1);
+	assert_int_equal(f->a.npool, 2);
+	st = &f->a.stage[0];
+	assert_true(st->nmode >= 190);
+	/* work, fanout async, work, call, work, join, work */
+	assert_int_equal(st->nsteps, 7);
+	assert_int_equal(st->step[1].kind, PR_FANOUT);
+	assert_true(st->step[1].async);
+	assert_int_equal(st->step[1].jobs, 2);
+	assert_int_equal(st->step[5].kind, PR_JOIN);
+	assert_true(fabs(mean_of(&st->step[2]) - 3000000) < 100000);
+	assert_true(fabs(mean_of(&st->step[6]) - 200000) < 20000);
+	/* framebench's parser takes it (ft_pr_profile_text checks) */
+	assert_int_equal(ft_pr_profile_text(&f->a, "fence.ftr", "fence", &text,
+					    &len, f->err, sizeof(f->err)), 0);
+	async = strstr(text, "\n  fanout 2 ");
+	assert_non_null(async);
+	assert_non_null(strstr(async, " async # "));
+	assert_non_null(strstr(async, "then waited for their fan-in"));
+	assert_non_null(strstr(async, "\n  join "));
+	free(text);
+	done(f);
+}
+
 /* perf script text without pids whose frames name a process (a marker's
  * tgid) that none of its tasks could be put in: the message says why,
  * not "record the scheduler events" (they are there). */
@@ -783,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_kthread_no_stage),
 		cmocka_unit_test(test_names_lost),
 		cmocka_unit_test(test_pipelined),
+		cmocka_unit_test(test_fence_pool),
 		cmocka_unit_test(test_frames_process_unknown),
 		cmocka_unit_test(test_no_work),
 		cmocka_unit_test(test_bad_input),
