@@ -75,6 +75,14 @@ $(BUILD)/tests/test_frametrace_profile: $(BUILD)/tests/test_frametrace_profile.o
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
 $(BUILD)/tests/test_frametrace_profile.o: CFLAGS += -Iframetrace
 
+# Pools that work beside the stage, on hand-made timelines.
+TESTS += $(BUILD)/tests/test_frametrace_overlap
+$(BUILD)/tests/test_frametrace_overlap: $(BUILD)/tests/test_frametrace_overlap.o \
+		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(LIBGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+$(BUILD)/tests/test_frametrace_overlap.o: CFLAGS += -Iframetrace
+
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus
 $(BUILD)/tests/test_frametrace_corpus: $(BUILD)/tests/test_frametrace_corpus.o $(FT_LIB) $(LIBGS)
