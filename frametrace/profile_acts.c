@@ -32,6 +32,7 @@ struct span {
 	uint64_t lo, hi, hi2, reply;
 	bool pending;
 	bool detect;		/* look for asynchronous fan-outs */
+	bool unexpressed;	/* another fan-out the stage worked beside */
 };
 
 /* The activation's last fan-out (when no join follows it) marked 'A'
@@ -50,6 +51,12 @@ static unsigned mark_async(const struct ft_pr_analysis *a, size_t xi,
 		j--;
 	if (!j-- || key[j] != 'F' || !sp->detect)
 		return n;
+	/* framebench has one asynchronous fan-out a stage: the others it
+	 * waits for, and an overlap there is said, not hidden */
+	for (k = 0; k < j && !sp->unexpressed; k++)
+		sp->unexpressed = key[k] == 'F' &&
+				  ft_pr_overlap(a, xi, t[k], sp->hi, sp->hi2,
+						&r) != FT_PR_WAITED;
 	how = ft_pr_overlap(a, xi, t[j], sp->hi, sp->hi2, &r);
 	if (how == FT_PR_WAITED ||
 	    (how == FT_PR_JOINED_HERE && n >= PR_MAX_TOKENS))
@@ -160,6 +167,8 @@ static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
 	}
 	memcpy(ac->key, key, n);
 	ac->key[n] = '\0';
+	ac->unexpressed = sp->unexpressed;
+	sp->unexpressed = false;
 	ac->ntok = (uint8_t)n;
 	ac->off = s->nval;
 	ac->cpu = ft_pr_cpu_in(a, xi, lo, hi);

@@ -64,6 +64,9 @@ struct ft_pr_stage {
 	size_t ntokens_max;	/* longest sequence seen */
 	bool truncated;		/* the common sequence was cut at
 				 * PR_MAX_TOKENS */
+	size_t unexpressed;	/* activations of the common sequence whose
+				 * overlap with the pool the profile language
+				 * cannot say: taken as waited for */
 	struct ft_pf_sum cpu;	/* CPU per activation, ns */
 	double scale;		/* works scaled by this to the mean CPU */
 	unsigned nsteps;
@@ -217,6 +220,8 @@ struct act {
 	char key[PR_MAX_TOKENS + 1];
 	uint8_t ntok;
 	bool trunc;		/* more calls and fan-outs than PR_MAX_TOKENS */
+	bool unexpressed;	/* a fan-out the stage worked beside that its
+				 * key cannot say (not its last) */
 	size_t off;
 	uint64_t cpu;
 };

@@ -373,6 +373,12 @@ static void stage(struct buf *b, const struct ft_pr_analysis *a, unsigned k)
 		    : "between its hand-offs to the next stage",
 	    st->nmode, st->truncated ? " (longer ones cut at 15)" : "",
 	    pcts(x, sizeof(x), &st->cpu), st->scale, us(y, sizeof(y), st->cpu.mean));
+	if (st->unexpressed)
+		out(b, "# overlap not expressed: in %zu of these %zu activations "
+		    "the stage worked beside a fan-out's jobs that the profile "
+		    "language cannot say (one asynchronous fan-out and one join "
+		    "a stage); taken as waited for, the replay runs them in "
+		    "turn\n", st->unexpressed, st->nmode);
 	out(b, "stage %s%s%s\n", st->name, proc_opt(a, st->proc, y, sizeof(y)),
 	    thread_opt(a, st->tid, l, sizeof(l)));
 	for (unsigned j = 0; j < st->nsteps; j++) {
