@@ -125,5 +125,5 @@ $(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
 	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh \
-	tests/frametrace_profile.sh tests/frametrace_launch.sh \
+	tests/frametrace_profile.sh tests/frametrace_launch.sh tests/frametrace_llvmpipe.sh \
 	tests/frametrace_repair.sh

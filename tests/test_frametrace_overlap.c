@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,8 +141,25 @@ static void test_pipelined(void **state)
  * (a fan-in woke it in the frame), the replay put the 3 ms after the
  * jobs: the fan-out is asynchronous, its join at the fan-in.
  */
-/* Frames of the fence-synchronised game: scenes fan-outs a frame. */
-static void build_fence(struct ft_trace *t, int scenes)
+/* The workers wake each other three times a job, more often than the game
+ * thread wakes them, as llvmpipe's rasterizer threads do. */
+static void chatter(struct ft_trace *t, uint64_t tf)
+{
+	for (int c = 0; c < 3; c++) {
+		uint64_t x = tf + 500 * US + (uint64_t)c * MS;
+
+		sw(t, x, 2, W1, 0, 1);
+		wake(t, x + 100 * US, 1, W1, W0);
+		sw(t, x + 110 * US, 2, 0, W1, 0);
+		sw(t, x + 500 * US, 1, W0, 0, 1);
+		wake(t, x + 600 * US, 2, W0, W1);
+		sw(t, x + 610 * US, 1, 0, W0, 0);
+	}
+}
+
+/* Frames of the fence-synchronised game: scenes fan-outs a frame, the
+ * workers waking each other when talk is set. */
+static void build_fence(struct ft_trace *t, int scenes, bool talk)
 {
 	uint64_t b = T0, prev = T0 - MS;
 
@@ -160,6 +178,8 @@ static void build_fence(struct ft_trace *t, int scenes)
 			wake(t, tf + 1 * US, 0, W1, GAME);
 			sw(t, tf + 10 * US, 1, 0, W0, 0);
 			sw(t, tf + 10 * US, 2, 0, W1, 0);
+			if (talk)
+				chatter(t, tf);
 			c = tf + 3 * MS;	/* the call, while the jobs run */
 			wake(t, c, 0, SERVER, GAME);
 			sw(t, c + 2 * US, 0, GAME, SERVER, 1);
@@ -190,7 +210,7 @@ static void test_fence_pool(void **state)
 	size_t len = 0;
 
 	(void)state;
-	build_fence(&f->t, 1);
+	build_fence(&f->t, 1, false);
 	analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(f->a.nstages, 1);
@@ -229,7 +249,7 @@ static void test_fence_twice(void **state)
 	size_t len = 0;
 
 	(void)state;
-	build_fence(&f->t, 2);
+	build_fence(&f->t, 2, false);
 	analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	st = &f->a.stage[0];
@@ -242,12 +262,31 @@ static void test_fence_twice(void **state)
 	done(f);
 }
 
+/* Workers that wake each other more often than the game thread wakes
+ * them are still its pool: taking the busiest waker, one of them, as the
+ * caller left one member, and llvmpipe's rasterizer threads were services
+ * in some recordings and a pool in others. */
+static void test_pool_wakes_itself(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	build_fence(&f->t, 1, true);
+	analyze(f, 0);
+	assert_int_equal(f->rc, 0);
+	assert_int_equal(f->a.npool, 2);
+	assert_int_equal(f->a.pool_caller, GAME);
+	assert_int_equal(f->a.nsvc, 1);
+	done(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipelined),
 		cmocka_unit_test(test_fence_pool),
 		cmocka_unit_test(test_fence_twice),
+		cmocka_unit_test(test_pool_wakes_itself),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
