@@ -280,6 +280,67 @@ static void test_pool_wakes_itself(void **state)
 	done(f);
 }
 
+/*
+ * A pool whose fan-out is not always seen: the game thread works 300 us,
+ * wakes two workers (in 4 frames of 10 an interrupt wakes them instead,
+ * as when llvmpipe's rasterizers need no wake-up), sleeps until worker 0
+ * wakes it 2 ms later, works 100 us and calls the server once (twice in
+ * 3 frames of 10). The sequence without a fan-out is the commonest, but
+ * every frame has the pool's jobs: the profile keeps a fan-out.
+ */
+static void test_fanout_unseen(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ft_trace *t = &f->t;
+	uint64_t b = T0, prev = T0 - MS;
+	const struct ft_pr_stage *st;
+	bool fan = false;
+
+	(void)state;
+	ft_trace_init(t);
+	t->ncpus = 3;
+	ft_task_set(t, GAME, GAME, "game");
+	ft_task_set(t, W0, GAME, "worker-0");
+	ft_task_set(t, W1, GAME, "worker-1");
+	ft_task_set(t, SERVER, SERVER, "server");
+	sw(t, b - 10 * US, 0, 0, GAME, 0);
+	for (int i = 0; i < 200; i++) {
+		uint64_t tf = b + 300 * US + (uint64_t)(50000 * rnd()), c;
+		uint32_t by = i % 10 < 4 ? 0 : GAME;
+
+		wake(t, tf, 0, W0, by);
+		wake(t, tf + 1 * US, 0, W1, by);
+		sw(t, tf + 2 * US, 0, GAME, 0, 1);
+		sw(t, tf + 10 * US, 1, 0, W0, 0);
+		sw(t, tf + 10 * US, 2, 0, W1, 0);
+		sw(t, tf + 1990 * US, 2, W1, 0, 1);
+		wake(t, tf + 2 * MS, 1, GAME, W0);
+		sw(t, tf + 2002 * US, 1, W0, 0, 1);
+		sw(t, tf + 2005 * US, 0, 0, GAME, 0);
+		c = tf + 2105 * US;
+		for (int k = 0; k < (i % 10 >= 7 ? 2 : 1); k++, c += 100 * US) {
+			wake(t, c, 0, SERVER, GAME);
+			sw(t, c + 2 * US, 0, GAME, SERVER, 1);
+			wake(t, c + 50 * US, 0, GAME, SERVER);
+			sw(t, c + 52 * US, 0, SERVER, GAME, 1);
+		}
+		frame(t, GAME, GAME, prev, c + 50 * US);
+		prev = c + 50 * US;
+		b = prev;
+	}
+	t->end_ns = b + MS;
+	assert_int_equal(ft_trace_finish(t), 0);
+	analyze(f, 0);
+	assert_int_equal(f->rc, 0);
+	assert_int_equal(f->a.npool, 2);
+	st = &f->a.stage[0];
+	for (unsigned j = 0; j < st->nsteps; j++)
+		fan |= st->step[j].kind == PR_FANOUT;
+	assert_true(fan);
+	assert_true(st->nmode >= 55);
+	done(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_fence_pool),
 		cmocka_unit_test(test_fence_twice),
 		cmocka_unit_test(test_pool_wakes_itself),
+		cmocka_unit_test(test_fanout_unseen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
