@@ -151,6 +151,14 @@ int ft_cmd_profile(int argc, char **argv)
 		       "(%s); no profile written", err);
 	if (ft_pr_write_atomic(outp, text, len, err, sizeof(err)))
 		gs_die(EXIT_RUNTIME, "%s", err);
+	for (unsigned k = 0; k < a.nstages; k++)
+		if (a.stage[k].unexpressed)
+			gs_warn("stage %s: in %zu of its %zu activations with the "
+				"common sequence it worked beside a fan-out's jobs "
+				"that the profile language cannot say; taken as "
+				"waited for (see the profile's comment)",
+				a.stage[k].name, a.stage[k].unexpressed,
+				a.stage[k].nmode);
 	if (a.other_procs)
 		gs_warn("%u other process%s in %s %s frames; the one with the "
 			"most is used (--pid chooses)", a.other_procs,

@@ -17,7 +17,8 @@
 FT_TRACE_SRCS := $(addprefix frametrace/trace/,ftutil.c trace.c tracefile_write.c \
 	tracefile_read.c finish.c marker.c present.c steal.c)
 FT_IMPORT_SRCS := $(addprefix frametrace/import/,import.c importer.c import_text.c \
-	import_perf.c import_ftrace.c import_events.c import_procs.c import_mangohud.c)
+	import_perf.c import_ftrace.c import_events.c import_procs.c import_launch.c \
+	import_mangohud.c)
 FT_ANALYSIS_SRCS := $(addprefix frametrace/analysis/,model.c model_events.c \
 	model_query.c explain.c)
 FT_EXPORT_SRCS := $(addprefix frametrace/export/,report.c report_text.c report_json.c \
@@ -35,7 +36,8 @@ FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.
 # fuzzers build: profile checks what it writes with the workload profile
 # parser (lib/fbprofile.c).
 FT_PROF_SRCS := $(addprefix frametrace/profile/,profile_fit.c profile_sig.c \
-	profile_roles.c profile_side.c profile_acts.c profile_steps.c profile_write.c) \
+	profile_roles.c profile_side.c profile_acts.c profile_overlap.c profile_steps.c \
+	profile_write.c) \
 	frametrace/cmd_profile.c frametrace/cmd_compare.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
@@ -81,7 +83,7 @@ $(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
 
 # The derivation of frametrace profile: its arithmetic, and the whole of
 # it on hand-made timelines.
-FT_PROF_TESTS := test_frametrace_fit test_frametrace_profile
+FT_PROF_TESTS := test_frametrace_fit test_frametrace_profile test_frametrace_overlap
 TESTS += $(FT_PROF_TESTS:%=$(BUILD)/tests/%)
 $(FT_PROF_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(LIBGS)
@@ -133,5 +135,5 @@ $(BUILD)/tests/test_frametrace_crosscheck.o $(BUILD)/tests/perf_sched.o: CFLAGS 
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
 	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh \
-	tests/frametrace_profile.sh \
+	tests/frametrace_profile.sh tests/frametrace_launch.sh tests/frametrace_llvmpipe.sh \
 	tests/frametrace_repair.sh

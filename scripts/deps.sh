@@ -37,7 +37,9 @@ PKGS="build-essential make pkg-config clang-19 llvm-19 zlib1g-dev
 libcmocka-dev busybox-static zstd linux-perf file procps
 libclang-rt-19-dev shellcheck cppcheck
 debhelper dpkg-dev fakeroot lintian man-db groff-base systemd bash-completion
-xvfb mesa-utils libgl1-mesa-dri mangohud"
+xvfb mesa-utils libgl1-mesa-dri mangohud glmark2-x11"
+# glmark2-x11: a real OpenGL program heavy enough for llvmpipe's rasterizer
+# threads, whose recording tests/frametrace_llvmpipe.sh derives and replays.
 # libbpf 1.4 and bpftool 7.5 from bookworm-backports (bookworm's libbpf 1.1
 # lacks the struct_ops and ring-buffer APIs we use). Selected per package,
 # never with -t: -t also pulls backports' libelf 0.192 (and its libdw) in as

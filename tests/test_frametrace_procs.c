@@ -77,6 +77,81 @@ static void pid_column_kept(void **state)
 	ft_trace_free(&t);
 }
 
+/* A real launch chain in perf's default text (perf sched record's events,
+ * no exec; cut from tests/frametrace_launch.sh's recording to the tasks
+ * of the chain): bash forks timeout (and sleep beside it), timeout forks
+ * sh, sh forks glxgears, glxgears its llvmpipe threads. An exec shows as
+ * a rename after the fork while the parent slept; bash's two children
+ * alive at once could be named threads, so timeout stays in bash's
+ * process. Taking every fork for a thread put the frames there too. */
+static void launch_chain(void **state)
+{
+	static const uint32_t want[][2] = {
+		{ 30785, 30542 }, { 30787, 30787 }, { 30788, 30788 },
+		{ 30792, 30788 }, { 30796, 30788 },
+	};
+	struct ft_trace t;
+	char err[512];
+	const char *note;
+
+	(void)state;
+	assert_true(ft_load("tests/fixtures/frametrace-perf-launch.txt", &t,
+			    err, sizeof(err)) >= 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_int_equal(ft_task_pid(&t, want[i][0]), want[i][1]);
+	assert_true(t.nframes > 10);
+	assert_int_equal(t.frames[0].pid, 30788);
+	note = ft_meta_get(&t, "processes");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "2 forked, the only child, renamed "
+				     "while their parent slept"));
+	assert_non_null(strstr(note, "the frames' presenter glxgears (tid "
+				     "30788) is in process glxgears (30788): "
+				     "renamed after sh (30787) forked it"));
+	ft_trace_free(&t);
+}
+
+/* run forks 201, which is named game from then on and presents; run
+ * either runs on beside it (a game's main thread and its named render
+ * thread look so) or sleeps (a launcher). */
+#define RUN_GAME(run_sleeps_at)                                                                                                              \
+	" swapper 0 [000] 1.000000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=run next_pid=200 next_prio=120\n" \
+	" run 200 [000] 1.000100000: sched:sched_process_fork: comm=run pid=200 child_comm=run child_pid=201\n"                               \
+	" swapper 0 [001] 1.000200000: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=game next_pid=201 next_prio=120\n" \
+	" run 200 [000] " run_sleeps_at ": sched:sched_switch: prev_comm=run prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n" \
+	" game 201 [001] 1.005000000: probe_libGLX:glXSwapBuffers: (7f0000001000)\n"                                                         \
+	" game 201 [001] 1.010000000: probe_libGLX:glXSwapBuffers: (7f0000001000)\n"                                                         \
+	" game 201 [001] 1.015000000: probe_libGLX:glXSwapBuffers: (7f0000001000)\n"                                                         \
+	" game 201 [001] 1.021000000: sched:sched_switch: prev_comm=game prev_pid=201 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+
+static void launcher_told_apart(void **state)
+{
+	static const char slept[] = RUN_GAME("1.000150000");
+	static const char ran[] = RUN_GAME("1.020000000");
+	struct ft_trace t;
+	char err[512];
+	const char *note;
+
+	(void)state;
+	assert_true(ft_import_mem(slept, strlen(slept), "slept.txt",
+				  FT_FMT_PERF, &t, err, sizeof(err)) >= 0);
+	assert_int_equal(ft_task_pid(&t, 201), 201);
+	note = ft_meta_get(&t, "processes");
+	assert_non_null(strstr(note, "presenter game (tid 201) is in process "
+				     "game (201): renamed after run (200)"));
+	ft_trace_free(&t);
+
+	/* the text cannot tell: a thread, said so, the presenter named */
+	assert_true(ft_import_mem(ran, strlen(ran), "ran.txt", FT_FMT_PERF,
+				  &t, err, sizeof(err)) >= 0);
+	assert_int_equal(ft_task_pid(&t, 201), 200);
+	note = ft_meta_get(&t, "processes");
+	assert_non_null(strstr(note, "the launcher chain cannot be told "
+				     "apart: the frames' presenter game (tid "
+				     "201) is taken as a thread of run (200)"));
+	ft_trace_free(&t);
+}
+
 /* Kernel threads by name: the forms only the kernel gives. */
 static void kthread_names(void **state)
 {
@@ -108,6 +183,8 @@ int main(void)
 		cmocka_unit_test(infer_rules),
 		cmocka_unit_test(pid_column_kept),
 		cmocka_unit_test(kthread_names),
+		cmocka_unit_test(launch_chain),
+		cmocka_unit_test(launcher_told_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

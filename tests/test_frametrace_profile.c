@@ -326,68 +326,6 @@ static void test_names_lost(void **state)
 	done(f);
 }
 
-/*
- * A pipelined game: the game thread (CPU 0) works 300-500 us, waits for
- * the previous frame's jobs (the join: woken by worker 0), works 45 us,
- * fans out to two workers (CPUs 1 and 2, 880 and 900 us) without waiting,
- * works 300 us and presents. The jobs end in the next frame, and only the
- * join shows their fan-in.
- */
-static void test_pipelined(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct ft_trace *t = &f->t;
-	uint64_t b = T0, prev = T0 - MS, jobs_end = 0;
-	const struct ft_pr_stage *st;
-
-	(void)state;
-	ft_trace_init(t);
-	t->ncpus = 3;
-	ft_task_set(t, GAME, GAME, "game");
-	ft_task_set(t, W0, GAME, "worker-0");
-	ft_task_set(t, W1, GAME, "worker-1");
-	sw(t, b - 10 * US, 0, 0, GAME, 0);
-	for (int i = 0; i < 300; i++) {
-		uint64_t j = b + 300 * US + (uint64_t)(200000 * rnd()), tf;
-
-		if (jobs_end) {	/* the join: asleep until worker 0's fan-in */
-			sw(t, j, 0, GAME, 0, 1);
-			wake(t, jobs_end - 1 * US, 1, GAME, W0);
-			sw(t, jobs_end, 1, W0, 0, 1);
-			sw(t, jobs_end + 5 * US, 0, 0, GAME, 0);
-			j = jobs_end + 5 * US;
-		}
-		tf = j + 45 * US;
-		wake(t, tf, 0, W0, GAME);
-		wake(t, tf + 1 * US, 0, W1, GAME);
-		sw(t, tf + 10 * US, 1, 0, W0, 0);
-		sw(t, tf + 10 * US, 2, 0, W1, 0);
-		sw(t, tf + 880 * US, 2, W1, 0, 1);
-		jobs_end = tf + 900 * US;
-		frame(t, GAME, GAME, prev, tf + 300 * US);
-		prev = tf + 300 * US;
-		b = prev;
-	}
-	sw(t, jobs_end, 1, W0, 0, 1);
-	t->end_ns = jobs_end + MS;
-	assert_int_equal(ft_trace_finish(t), 0);
-	analyze(f, 0);
-	assert_int_equal(f->rc, 0);
-	assert_int_equal(f->a.nstages, 1);
-	assert_int_equal(f->a.npool, 2);
-	st = &f->a.stage[0];
-	assert_true(st->nmode >= 290);
-	assert_int_equal(st->nsteps, 5);
-	assert_int_equal(st->step[1].kind, PR_JOIN);
-	assert_int_equal(st->step[3].kind, PR_FANOUT);
-	assert_true(st->step[3].async);
-	assert_int_equal(st->step[3].jobs, 2);
-	/* the jobs' CPU: 870 + 890 us a frame over 2 */
-	assert_true(fabs(mean_of(&st->step[3]) - 880000) < 30000);
-	assert_true(fabs(mean_of(&st->step[4]) - 300000) < 15000);
-	done(f);
-}
-
 /* perf script text without pids whose frames name a process (a marker's
  * tgid) that none of its tasks could be put in: the message says why,
  * not "record the scheduler events" (they are there). */
@@ -592,7 +530,6 @@ int main(void)
 		cmocka_unit_test(test_cycle),
 		cmocka_unit_test(test_kthread_no_stage),
 		cmocka_unit_test(test_names_lost),
-		cmocka_unit_test(test_pipelined),
 		cmocka_unit_test(test_frames_process_unknown),
 		cmocka_unit_test(test_no_work),
 		cmocka_unit_test(test_bad_input),

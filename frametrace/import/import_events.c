@@ -177,6 +177,20 @@ static void unknown_event(struct ft_import *im, const char *ev)
 	}
 }
 
+/* A task named by its fork line that a later line names otherwise: an
+ * exec, or a thread that named itself (import_launch.c tells which). */
+static void note_rename(struct ft_import *im, uint64_t tid, const char *comm)
+{
+	const struct ft_task_rec *r = ft_task_get(im->t, (uint32_t)tid);
+	uint32_t *h;
+
+	if (!r || !strncmp(r->comm, comm, sizeof(r->comm) - 1))
+		return;
+	h = ft_map_get(&im->hint, tid);
+	if (h && (*h & FT_HINT_FORKED))
+		*h |= FT_HINT_RENAMED;
+}
+
 static void name_task(struct ft_import *im, uint64_t tid,
 		      const char *comm, uint32_t pid)
 {
@@ -184,6 +198,8 @@ static void name_task(struct ft_import *im, uint64_t tid,
 		return;
 	if (tid == 0)
 		comm = NULL; /* idle: swapper/N per CPU, printed as <idle> */
+	if (comm && !im->pid_lines)
+		note_rename(im, tid, comm);
 	if (ft_task_set(im->t, (uint32_t)tid, pid, comm))
 		im->oom = true;
 }
@@ -354,6 +370,21 @@ static void migrate_line(struct line *l)
 	push(l->im, &l->e);
 }
 
+/* What a line says of tid's process, for a text without pids. */
+static void hint(struct ft_import *im, uint64_t tid, uint32_t bits)
+{
+	bool isnew;
+	uint32_t *h;
+
+	if (!tid || tid > UINT32_MAX)
+		return;
+	h = ft_map_put(&im->hint, tid, 0, &isnew);
+	if (!h)
+		im->oom = true;
+	else
+		*h |= bits;
+}
+
 static void fork_line(struct line *l)
 {
 	uint64_t parent, child;
@@ -369,22 +400,8 @@ static void fork_line(struct line *l)
 	l->e.tid = (uint32_t)child;
 	l->e.arg = (uint32_t)parent;
 	name_from(l, "child_comm", child);
+	hint(l->im, child, FT_HINT_FORKED);
 	push(l->im, &l->e);
-}
-
-/* What a line says of tid's process, for a text without pids. */
-static void hint(struct ft_import *im, uint64_t tid, uint32_t bits)
-{
-	bool isnew;
-	uint32_t *h;
-
-	if (!tid || tid > UINT32_MAX)
-		return;
-	h = ft_map_put(&im->hint, tid, 0, &isnew);
-	if (!h)
-		im->oom = true;
-	else
-		*h |= bits;
 }
 
 static void exit_line(struct line *l)

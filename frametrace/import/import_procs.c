@@ -12,11 +12,14 @@
  *  - sched_process_exit's group_dead: the last thread of a process is
  *    gone, so a task assumed to be in the same process that runs later
  *    is not (framebench's helper processes are found that way);
+ *  - a child renamed after its fork, its parent's only one, while the
+ *    parent slept was exec'd by a launcher (import_launch.c);
  *  - any other fork is taken to make a thread of the parent's process
  *    (what games do most), and a task whose creation the text lacks leads
  *    a process of its own.
  * What was assumed goes into the meta key "processes", which the commands
- * print as a warning and the report shows.
+ * print as a warning and the report shows, with what decided the process
+ * of the frames' presenter.
  */
 #include "importer.h"
 
@@ -29,7 +32,8 @@
 #include "trace/trace.h"
 
 /* How a task came to be: its edge to the parent that forked it. */
-enum { EDGE_NONE, EDGE_THREAD, EDGE_PROC, EDGE_ASSUMED, EDGE_FLIPPED };
+enum { EDGE_NONE, EDGE_THREAD, EDGE_PROC, EDGE_ASSUMED, EDGE_FLIPPED,
+       EDGE_LAUNCHED };
 
 struct node {
 	size_t parent;		/* index + 1; 0 no fork seen */
@@ -45,6 +49,7 @@ struct infer {
 	struct ft_trace *t;
 	struct node *n;
 	uint32_t *stamp;	/* LCA marks, one generation per question */
+	uint8_t *launch;	/* FT_LAUNCH_* of each task */
 	uint32_t gen;
 };
 
@@ -58,7 +63,7 @@ static size_t idx_of(const struct ft_trace *t, uint32_t tid)
 static bool in_group(const struct node *x)
 {
 	return x->parent && !x->leader && x->edge != EDGE_PROC &&
-	       x->edge != EDGE_FLIPPED;
+	       x->edge != EDGE_FLIPPED && x->edge != EDGE_LAUNCHED;
 }
 
 static uint32_t resolve(struct infer *in, size_t i)
@@ -225,42 +230,96 @@ static void part(char *buf, size_t len, uint64_t n, const char *what)
 			 what);
 }
 
+static uint8_t why_of(const struct node *x, const struct ft_task_rec *r)
+{
+	if (r->pid || x->leader)
+		return FT_WHY_TEXT;
+	switch (x->edge) {
+	case EDGE_ASSUMED:
+		return FT_WHY_ASSUMED;
+	case EDGE_FLIPPED:
+		return FT_WHY_GROUP_EXIT;
+	case EDGE_LAUNCHED:
+		return FT_WHY_LAUNCHED;
+	default:
+		return x->parent ? FT_WHY_TEXT : FT_WHY_OWN;
+	}
+}
+
+/* "; the frames' presenter ..." (import_launch.c) into buf; "" when
+ * memory runs out. */
+static void presenter_note(struct infer *in, char *buf, size_t len)
+{
+	size_t n = in->t->ntasks;
+	size_t *parent = calloc(n ? n : 1, sizeof(*parent));
+	uint8_t *why = calloc(n ? n : 1, sizeof(*why));
+	uint32_t *pid = calloc(n ? n : 1, sizeof(*pid));
+
+	buf[0] = '\0';
+	if (parent && why && pid) {
+		for (size_t i = 0; i < n; i++) {
+			parent[i] = in->n[i].parent;
+			why[i] = why_of(&in->n[i], &in->t->tasks[i]);
+			pid[i] = in->n[i].pid;
+		}
+		ft_launch_note(in->t, in->launch, parent, why, pid, buf, len);
+	}
+	free(parent);
+	free(why);
+	free(pid);
+}
+
 static void note(struct infer *in, const struct ft_import *im, size_t unknown)
 {
-	uint64_t known = 0, assumed = 0, flipped = 0, own = 0;
-	char parts[400] = "";
+	uint64_t count[FT_WHY_LAUNCHED + 1] = { 0 };
+	char parts[500] = "", presenter[400];
 
-	for (size_t i = 0; i < in->t->ntasks; i++) {
-		const struct node *x = &in->n[i];
-
-		if (in->t->tasks[i].pid || !in->t->tasks[i].tid)
-			continue;
-		if (x->edge == EDGE_ASSUMED && !x->leader)
-			assumed++;
-		else if (x->edge == EDGE_FLIPPED && !x->leader)
-			flipped++;
-		else if (x->parent || x->leader)
-			known++;
-		else
-			own++;
-	}
-	part(parts, sizeof(parts), known, "as the text says (exec, "
-	     "task_newtask, kthreadd, a marker's tgid)");
-	part(parts, sizeof(parts), assumed, "forked: taken as threads of "
-	     "their parent's process");
-	part(parts, sizeof(parts), flipped, "forked: processes, since "
-	     "their group exited before their parent's");
-	part(parts, sizeof(parts), own, "not forked in the text: taken as "
-	     "processes of their own");
+	for (size_t i = 0; i < in->t->ntasks; i++)
+		if (!in->t->tasks[i].pid && in->t->tasks[i].tid)
+			count[why_of(&in->n[i], &in->t->tasks[i])]++;
+	part(parts, sizeof(parts), count[FT_WHY_TEXT], "as the text says "
+	     "(exec, task_newtask, kthreadd, a marker's tgid)");
+	part(parts, sizeof(parts), count[FT_WHY_LAUNCHED], "forked, the "
+	     "only child, renamed while their parent slept: processes (an "
+	     "exec by a launcher)");
+	part(parts, sizeof(parts), count[FT_WHY_ASSUMED], "forked: taken as "
+	     "threads of their parent's process");
+	part(parts, sizeof(parts), count[FT_WHY_GROUP_EXIT], "forked: "
+	     "processes, since their group exited before their parent's");
+	part(parts, sizeof(parts), count[FT_WHY_OWN], "not forked in the "
+	     "text: taken as processes of their own");
+	presenter_note(in, presenter, sizeof(presenter));
 	ft_meta_set(in->t, "processes",
 		    "%s without a %s column: the processes of %zu tasks "
-		    "inferred: %s (%s)",
+		    "inferred: %s%s (%s)",
 		    ft_fmt_name(im->fmt), im->fmt == FT_FMT_PERF ? "pid" : "tgid",
-		    unknown, parts,
+		    unknown, parts, presenter,
 		    im->fmt == FT_FMT_PERF
 			    ? "perf script -F comm,pid,tid,cpu,time,event,trace "
 			      "keeps the pids"
 			    : "tracefs options/record-tgid keeps the tgids");
+}
+
+/* Assumed thread edges whose child was renamed while the parent slept
+ * become process edges: a launcher's exec. 0, or -1 out of memory. */
+static int launched(struct infer *in, const struct ft_map *hint)
+{
+	size_t n = in->t->ntasks;
+	size_t *parent = calloc(n ? n : 1, sizeof(*parent));
+	int rc = -1;
+
+	in->launch = calloc(n ? n : 1, sizeof(*in->launch));
+	if (parent && in->launch) {
+		for (size_t i = 0; i < n; i++)
+			parent[i] = in->n[i].parent;
+		rc = ft_launch_verdicts(in->t, hint, parent, in->launch);
+		for (size_t i = 0; !rc && i < n; i++)
+			if (in->launch[i] == FT_LAUNCH_EXEC &&
+			    in->n[i].edge == EDGE_ASSUMED)
+				in->n[i].edge = EDGE_LAUNCHED;
+	}
+	free(parent);
+	return rc;
 }
 
 int ft_import_infer_procs(struct ft_import *im)
@@ -281,6 +340,12 @@ int ft_import_infer_procs(struct ft_import *im)
 	}
 	read_events(&in);
 	read_hints(&in, &im->hint);
+	if (launched(&in, &im->hint)) {
+		free(in.n);
+		free(in.stamp);
+		free(in.launch);
+		return -1;
+	}
 	resolve_all(&in);
 	/* one edge at a time; bounded for a trace whose exits contradict
 	 * each other */
@@ -298,5 +363,6 @@ int ft_import_infer_procs(struct ft_import *im)
 	}
 	free(in.n);
 	free(in.stamp);
+	free(in.launch);
 	return 0;
 }

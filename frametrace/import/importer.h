@@ -50,6 +50,18 @@ struct ft_import {
 #define FT_HINT_PROCESS 2	/* task_newtask without it */
 #define FT_HINT_LEADER 4	/* exec'd: leads its process */
 #define FT_HINT_GROUP_DEAD 8	/* sched_process_exit group_dead=true */
+#define FT_HINT_FORKED 16	/* named by a sched_process_fork line */
+#define FT_HINT_RENAMED 32	/* a later line names it otherwise: an exec
+				 * or a thread that named itself */
+
+/* What decided a task's process (import_procs.c, import_launch.c). */
+enum ft_proc_why {
+	FT_WHY_OWN,		/* not forked in the text */
+	FT_WHY_TEXT,		/* exec, task_newtask, kthreadd, marker tgid */
+	FT_WHY_ASSUMED,		/* forked: taken as a thread of its parent's */
+	FT_WHY_GROUP_EXIT,	/* forked: a process, its group exited first */
+	FT_WHY_LAUNCHED,	/* forked, renamed, its parent slept: an exec */
+};
 
 /* Counts a line that cannot be used; the first one is quoted with its
  * line number. */
@@ -116,6 +128,24 @@ int ft_import_text(struct ft_import *im, const char *buf, size_t len,
 /* The processes of tasks the text gave no pid: import_procs.c. 0, or -1
  * when memory runs out. */
 int ft_import_infer_procs(struct ft_import *im);
+/* What a fork and a rename after it say (import_launch.c). */
+enum ft_launch_verdict {
+	FT_LAUNCH_NONE,		/* not forked in the text, or not renamed */
+	FT_LAUNCH_EXEC,		/* the parent's only child, the parent slept */
+	FT_LAUNCH_RAN_ON,	/* the parent ran on beside it */
+	FT_LAUNCH_SIBLINGS,	/* other children of the parent alive too */
+	FT_LAUNCH_LITTLE,	/* it and its descendants ran under 1 ms */
+};
+/* The verdict of each task (parent: index + 1 into t->tasks, 0 none)
+ * into out[]; 0, or -1 when memory runs out. */
+int ft_launch_verdicts(const struct ft_trace *t, const struct ft_map *hint,
+		       const size_t *parent, uint8_t *out);
+/* "; the frames' presenter ..." and what decided its process, or "the
+ * launcher chain cannot be told apart"; "" without present calls or
+ * markers. */
+void ft_launch_note(const struct ft_trace *t, const uint8_t *verdict,
+		    const size_t *parent, const uint8_t *why,
+		    const uint32_t *pid, char *buf, size_t len);
 int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		       char *err, size_t errlen);
 

@@ -64,6 +64,9 @@ struct ft_pr_stage {
 	size_t ntokens_max;	/* longest sequence seen */
 	bool truncated;		/* the common sequence was cut at
 				 * PR_MAX_TOKENS */
+	size_t unexpressed;	/* activations of the common sequence whose
+				 * overlap with the pool the profile language
+				 * cannot say: taken as waited for */
 	struct ft_pf_sum cpu;	/* CPU per activation, ns */
 	double scale;		/* works scaled by this to the mean CPU */
 	unsigned nsteps;
@@ -217,6 +220,8 @@ struct act {
 	char key[PR_MAX_TOKENS + 1];
 	uint8_t ntok;
 	bool trunc;		/* more calls and fan-outs than PR_MAX_TOKENS */
+	bool unexpressed;	/* a fan-out the stage worked beside that its
+				 * key cannot say (not its last) */
 	size_t off;
 	uint64_t cpu;
 };
@@ -260,6 +265,19 @@ int ft_pr_the_rest(struct ft_pr_analysis *a);
 long ft_pr_index(const struct ft_pr_analysis *a, uint32_t tid);
 uint64_t ft_pr_cpu_in(struct ft_pr_analysis *a, size_t ti, uint64_t t0, uint64_t t1);
 uint32_t ft_pr_h(const struct ft_pr_analysis *a, size_t from, size_t to);
+/* profile_overlap.c: the first signal back to stage xi after t (from
+ * service svc, or from a pool thread when svc < 0) up to end, else end. */
+uint64_t ft_pr_reply_time(const struct ft_pr_analysis *a, size_t xi, int svc,
+			  uint64_t t, uint64_t end);
+/* Whether stage xi slept at ts (switched out in a sleeping state), as it
+ * does waiting for a fan-in; running or preempted is not asleep. */
+bool ft_pr_asleep_at(const struct ft_pr_analysis *a, size_t xi, uint64_t ts);
+/* The fan-out of stage xi at t in the activation ending at hi (hi2 the
+ * next one's end): waited for, or asynchronous with its jobs' end or
+ * fan-in in *reply, joined in this activation or the next. */
+enum { FT_PR_WAITED, FT_PR_JOINED_HERE, FT_PR_JOINED_NEXT };
+int ft_pr_overlap(const struct ft_pr_analysis *a, size_t xi, uint64_t t,
+		  uint64_t hi, uint64_t hi2, uint64_t *reply);
 /* Signals of task index ti at or after ts: index into sig[], or the end. */
 size_t ft_pr_sig_from(const struct ft_pr_analysis *a, size_t ti, uint64_t ts);
 int ft_pr_steps(struct ft_pr_analysis *a, char *err, size_t errlen);

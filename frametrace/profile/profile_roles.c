@@ -132,6 +132,58 @@ static unsigned pool_members(const struct ft_pr_analysis *a, const size_t *idx,
 	return n;
 }
 
+static bool in_group(const size_t *idx, size_t s, size_t e, size_t ti)
+{
+	for (size_t k = s; k < e; k++)
+		if (idx[k] == ti)
+			return true;
+	return false;
+}
+
+/* Who signals the name group [s, e) of idx most, into *caller and its
+ * count *n: a thread outside the group when one does so
+ * HANDOFF_PER_FRAME times a frame, else a member. llvmpipe's rasterizer
+ * threads wake each other more often than the main thread wakes them,
+ * and a member as the caller left one member: no pool, the rasterizers
+ * taken as services in some recordings and not in others. 0, or -1 when
+ * memory runs out. */
+static int group_caller(const struct ft_pr_analysis *a, const struct graph *g,
+			const size_t *idx, size_t s, size_t e, long *caller,
+			uint64_t *n)
+{
+	struct ft_map in;
+	uint64_t out_n = 0;
+	long out_caller = -1;
+
+	ft_map_init(&in);
+	for (size_t k = s; k < e; k++)
+		for (size_t j = g->in0[idx[k]]; j < g->in0[idx[k] + 1]; j++) {
+			const struct edge *ed = &g->in[j];
+			uint32_t *c = ft_map_put(&in, ed->from, 0, NULL);
+
+			if (!c) {
+				ft_map_free(&in);
+				return -1;
+			}
+			*c += ed->n;
+			if (*c > *n) {
+				*n = *c;
+				*caller = (long)ed->from;
+			}
+			if (*c > out_n && !in_group(idx, s, e, ed->from)) {
+				out_n = *c;
+				out_caller = (long)ed->from;
+			}
+		}
+	ft_map_free(&in);
+	if (out_caller >= 0 &&
+	    (double)out_n >= HANDOFF_PER_FRAME * (double)a->nf) {
+		*caller = out_caller;
+		*n = out_n;
+	}
+	return 0;
+}
+
 /*
  * The job pool: two or more threads of one process with one name but for
  * a number (Wine's threads may all have the game's name), signalled by one
@@ -157,7 +209,6 @@ static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 		size_t e = s + 1;
 		uint64_t in_best = 0, back = 0, cpu;
 		long caller = -1;
-		struct ft_map in;
 
 		while (e < n && !stem_cmp_a(a, idx[s], idx[e]))
 			e++;
@@ -165,26 +216,10 @@ static int find_pool(struct ft_pr_analysis *a, const struct graph *g)
 			s = e;
 			continue;
 		}
-		/* who signals the group most, its own members counted too */
-		ft_map_init(&in);
-		for (size_t k = s; k < e; k++)
-			for (size_t j = g->in0[idx[k]]; j < g->in0[idx[k] + 1]; j++) {
-				const struct edge *ed = &g->in[j];
-				uint32_t *c;
-
-				c = ft_map_put(&in, ed->from, 0, NULL);
-				if (!c) {
-					ft_map_free(&in);
-					free(idx);
-					return -1;
-				}
-				*c += ed->n;
-				if (*c > in_best) {
-					in_best = *c;
-					caller = ed->from;
-				}
-			}
-		ft_map_free(&in);
+		if (group_caller(a, g, idx, s, e, &caller, &in_best)) {
+			free(idx);
+			return -1;
+		}
 		/* the game's pool: another program's busier one (a glxgears
 		 * running beside a replay) is not */
 		if (caller >= 0 && a->m->task[idx[s]].pid != a->pid &&

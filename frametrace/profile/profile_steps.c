@@ -35,8 +35,9 @@ static int fit_at(const struct acts *s, const size_t *mi, size_t nm,
 
 /* framebench takes one asynchronous fan-out and one join per stage: a
  * common sequence with another count keeps its fan-outs synchronous and
- * its joins as nothing (a work of 0 between two works). */
-static void pair_async(struct ft_pr_stage *st)
+ * its joins as nothing (a work of 0 between two works). True when an
+ * asynchronous fan-out was so taken as waited for. */
+static bool pair_async(struct ft_pr_stage *st)
 {
 	unsigned na = 0, nj = 0;
 
@@ -45,7 +46,7 @@ static void pair_async(struct ft_pr_stage *st)
 		nj += st->step[j].kind == PR_JOIN;
 	}
 	if (na == 1 && nj == 1)
-		return;
+		return false;
 	for (unsigned j = 0; j < st->nsteps; j++) {
 		struct ft_pr_step *x = &st->step[j];
 
@@ -55,6 +56,7 @@ static void pair_async(struct ft_pr_stage *st)
 			memset(&x->dist, 0, sizeof(x->dist));
 		}
 	}
+	return na > 0;
 }
 
 static int stage_steps(struct ft_pr_analysis *a, unsigned k)
@@ -129,7 +131,12 @@ static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 			st->step[st->nsteps++] = c;
 		}
 	}
-	pair_async(st);
+	/* an overlap the language cannot say is counted, for the
+	 * profile's comment and the warning */
+	for (size_t i = 0; i < nm; i++)
+		st->unexpressed += s.v[mi[i]].unexpressed;
+	if (pair_async(st))
+		st->unexpressed = nm;
 	st->scale = sum_means > 0 ? st->cpu.mean / sum_means : 1;
 	for (unsigned j = 0; j < st->nsteps; j++)
 		if (st->step[j].kind == PR_WORK)

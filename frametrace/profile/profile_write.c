@@ -88,6 +88,22 @@ static const char *frame_source(const struct ft_pr_analysis *a)
 					      : "the trace";
 }
 
+/* Whether step j of st (an asynchronous fan-out) has its join later in
+ * the same activation, or (a join) follows the fan-out it joins: a
+ * stage has at most one of each. */
+static bool joined_in_activation(const struct ft_pr_stage *st, unsigned j)
+{
+	unsigned fan = st->nsteps, join = st->nsteps;
+
+	for (unsigned i = 0; i < st->nsteps; i++) {
+		if (st->step[i].async)
+			fan = i;
+		if (st->step[i].kind == PR_JOIN)
+			join = i;
+	}
+	return (j == fan || j == join) && fan < join && join < st->nsteps;
+}
+
 /* "\"NAME\"" when framebench can name a thread or process so, else "". */
 static const char *quote(const char *c, char *buf, size_t len)
 {
@@ -356,6 +372,12 @@ static void stage(struct buf *b, const struct ft_pr_analysis *a, unsigned k)
 		    : "between its hand-offs to the next stage",
 	    st->nmode, st->truncated ? " (longer ones cut at 15)" : "",
 	    pcts(x, sizeof(x), &st->cpu), st->scale, us(y, sizeof(y), st->cpu.mean));
+	if (st->unexpressed)
+		out(b, "# overlap not expressed: in %zu of these %zu activations "
+		    "the stage worked beside a fan-out's jobs that the profile "
+		    "language cannot say (one asynchronous fan-out and one join "
+		    "a stage); taken as waited for, the replay runs them in "
+		    "turn\n", st->unexpressed, st->nmode);
 	out(b, "stage %s%s%s\n", st->name, proc_opt(a, st->proc, y, sizeof(y)),
 	    thread_opt(a, st->tid, l, sizeof(l)));
 	for (unsigned j = 0; j < st->nsteps; j++) {
@@ -385,13 +407,17 @@ static void stage(struct buf *b, const struct ft_pr_analysis *a, unsigned k)
 			    "the pool's CPU in it %s%s\n", s->jobs,
 			    dist(x, sizeof(x), &s->dist), lock,
 			    s->async ? " async" : "", pcts(z, sizeof(z), &s->sum),
-			    s->async ? "; its fan-in came in the stage's next "
-				       "activation" : "");
+			    !s->async ? ""
+			    : joined_in_activation(st, j) ? "; the stage worked on beside the "
+						  "jobs, then waited for their fan-in"
+						: "; its fan-in came in the stage's "
+						  "next activation");
 			break;
 		}
 		case PR_JOIN:
 			out(b, "  join                              # the fan-in of "
-			    "the previous activation's asynchronous fan-out\n");
+			    "%s asynchronous fan-out\n", joined_in_activation(st, j)
+							? "the" : "the previous activation's");
 			break;
 		case PR_LOCK:
 			out(b, "  lock   %s %s\n", a->lock[s->target].name,
