@@ -111,7 +111,10 @@ restore
 # lavd's BPF.
 i=0
 while [ $i -le "$max_progs" ]; do printf 'SEC("tp/x%d")\nint p%d(void *c) { return 0; }\n' $i $i; i=$((i + 1)); done >"$tree/lavd/fx.bpf.h"
-must_fail "BPF program count" "$((max_progs + 1)) BPF programs" lavd/fx.bpf.h
+must_pass "BPF programs in a header lavd.bpf.c does not include" lavd/lavd.bpf.c lavd/fx.bpf.h
+edit lavd/lavd.bpf.c '#include "fx.bpf.h"'
+must_fail "BPF program count of lavd.bpf.c and its headers" "BPF programs, over $max_progs" lavd/lavd.bpf.c lavd/fx.bpf.h
+restore
 printf 'static void f(void)\n{\n\tfor (u32 i = 0; i < nr_cpu_ids; i++)\n\t\t;\n}\n' >"$tree/lavd/fx.bpf.h"
 must_fail "a CPU loop that is no bpf_loop" "lavd/fx.bpf.h:3: a loop bounded" lavd/fx.bpf.h
 rm -f "$tree/lavd/fx.bpf.h"
