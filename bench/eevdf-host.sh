@@ -23,7 +23,8 @@
 #              D-Bus session of its own, renice=10 in its gamemode.ini,
 #              the game registered with gamemoded -r once its threads run).
 #              Without background only default and lavd run, with a
-#              compile background only default, nice10 and lavd
+#              compile background only default, nice10 and lavd (its
+#              lever variants lavd@... run with the other backgrounds)
 #     DIR      where runs.tsv and table.md go (default build/bench/eevdf-host)
 #
 # Needs root (negative nice, FIFO, lavd). Every figure is printed with the
@@ -178,9 +179,9 @@ while [ "$r" -le "$rounds" ]; do
 				# no background: only the default and lavd matter; a
 				# build's bursts: the default, nice -10 and lavd
 				case $bg.$a in
-				none.default | none.lavd*) ;;
+				none.default | none.lavd) ;;
 				none.*) continue ;;
-				compile*.default | compile*.nice10 | compile*.lavd*) ;;
+				compile*.default | compile*.nice10 | compile*.lavd) ;;
 				compile*) continue ;;
 				*.gamemode) command -v gamemoded >/dev/null || continue ;;
 				esac
