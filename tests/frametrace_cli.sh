@@ -253,4 +253,20 @@ if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177-\377]')" "$T/err"; then
 	fail "raw binary bytes in a message: $(cat -v "$T/err")"
 fi
 
+# trigger signals only a live watch: a watch.pid that no watch holds
+# (its watch was killed with SIGKILL) names a pid that may be anyone's
+# now; it is refused (exit 1) and that process is left alone, as is a
+# pid given directly that is no watch
+mkdir "$T/stale"
+sleep 30 &
+BG_PID=$!
+echo "$BG_PID" >"$T/stale/watch.pid"
+expect 1 "no watch is running in $T/stale: the file is stale" trigger "$T/stale"
+expect 1 "pid $BG_PID is not a 'frametrace watch'" trigger "$BG_PID"
+expect 1 "no watch is running in $T (no watch.pid)" trigger "$T"
+kill -0 "$BG_PID" 2>/dev/null || fail "trigger signalled a process that is no watch"
+kill "$BG_PID"
+wait "$BG_PID" 2>/dev/null
+BG_PID=
+
 finish "frametrace CLI"
