@@ -12,6 +12,7 @@
 
 #include "gamesuite.h"
 #include "opttab.h"
+#include "outfile.h"
 #include "outfmt.h"
 #include "proc.h"
 #include "runner.h"
@@ -276,6 +277,24 @@ static void take_option(const struct gs_opt *o, const char *arg, void *base)
 
 /* The command, the options and the suite file's path; exits on bad usage
  * and after --help / --version. */
+/* Before the runs: an output that is the suite, or that cannot be
+ * written, would lose what they measured. */
+static void check_outputs(const struct cli *cli)
+{
+	const char *opts[] = { "--json", "--html" };
+	const char *paths[] = { cli->json, cli->html };
+	char err[4400];
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (!paths[i])
+			continue;
+		gs_refuse_same_file(NULL, cli->suite_path, opts[i], paths[i]);
+		if (!cli->check && !cli->dry_run &&
+		    gs_check_output(paths[i], err, sizeof(err)))
+			gs_die(EXIT_USAGE, "option %s: %s", opts[i], err);
+	}
+}
+
 static void parse_command_line(int argc, char **argv, struct cli *cli,
 			       struct gsu_results *r)
 {
@@ -315,6 +334,7 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 		       : "one SUITE file expected, got extra '%s'",
 		       argv[optind + 1 < argc ? optind + 1 : optind]);
 	cli->suite_path = argv[optind];
+	check_outputs(cli);
 }
 
 /* ---- the suite and the schedulers ---------------------------------------- */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "opttab.h"
+#include "outfile.h"
 #include "proc.h"
 #include "runner.h"
 #include "stats.h"
@@ -180,6 +181,10 @@ static void parse(int argc, char **argv, struct tune *t)
 	if (!t->out)
 		gs_die(EXIT_USAGE, "tune: -o FILE is needed (the profile it writes)");
 	/* before the search: a result that cannot be written is lost */
+	if (t->suite_path)
+		gs_refuse_same_file(NULL, t->suite_path, "-o", t->out);
+	else if (strchr(t->framebench, '/') || strstr(t->framebench, ".profile"))
+		gs_refuse_same_file("--framebench", t->framebench, "-o", t->out);
 	if (gs_check_output(t->out, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "option -o: %s", err);
 	if (t->framebench && (!*t->framebench || strpbrk(t->framebench, " \t\n#\"")))
@@ -668,8 +673,7 @@ int gsu_tune_main(int argc, char **argv)
 		gs_warn("tune: nothing was measured; no profile written");
 		rc = EXIT_RUNTIME;
 	} else if (gsu_tune_write_profile(&t, t.out)) {
-		gs_warn("tune: cannot write %s: %s", t.out, strerror(errno));
-		rc = EXIT_RUNTIME;
+		rc = EXIT_RUNTIME; /* warned: kept in another file, or lost */
 	} else {
 		gsu_tune_cand_desc(&t, t.best, desc, sizeof(desc));
 		printf("tune: wrote %s: %s%s\n", t.out, desc[0] ? desc : "(no knobs)",

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "outfile.h"
 #include "tune.h"
 #include "util.h"
 
@@ -202,13 +203,11 @@ static void write_final(FILE *f, const struct tune *t)
 		"does that).\n", rule ? "met (better, |Welch t| >= 2)" : "NOT met");
 }
 
-int gsu_tune_write_profile(const struct tune *t, const char *path)
+static int write_profile(FILE *f, const void *ctx)
 {
+	const struct tune *t = ctx;
 	char desc[400], w0[40], w1[40];
-	FILE *f = fopen(path, "w");
 
-	if (!f)
-		return -1;
 	when(t->started, w0, sizeof(w0));
 	when(t->ended, w1, sizeof(w1));
 	fprintf(f, "# lavd game profile written by gamesuite tune%s.\n",
@@ -248,5 +247,10 @@ int gsu_tune_write_profile(const struct tune *t, const char *path)
 	fprintf(f, "\nname        %s\ndescription tuned by gamesuite tune on %s: %s\n",
 		t->name, t->framebench ? t->framebench : t->only, desc);
 	write_rules(f, t, t->best);
-	return fclose(f) ? -1 : 0;
+	return 0;
+}
+
+int gsu_tune_write_profile(const struct tune *t, const char *path)
+{
+	return gs_write_output("-o", path, write_profile, t);
 }

@@ -253,6 +253,10 @@ if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177-\377]')" "$T/err"; then
 	fail "raw binary bytes in a message: $(cat -v "$T/err")"
 fi
 
+# an empty output path is named as such, with its option
+expect 2 "frametrace: -o: empty path" import -o "" "$T/in.txt"
+expect 2 "frametrace: --perfetto: empty path" export --perfetto "" "$T/in.ftr"
+
 # trigger signals only a live watch: a watch.pid that no watch holds
 # (its watch was killed with SIGKILL) names a pid that may be anyone's
 # now; it is refused (exit 1) and that process is left alone, as is a

@@ -130,6 +130,20 @@ for l in "^name        tuned-tuned$" "^match comm fake-game$" "^slice-scale  *10
 done
 [ "$(cat "$SCX/state")" = disabled ] && pass "left on the default scheduler" || fail "state $(cat "$SCX/state")"
 
+# ---- a result the end cannot write (/dev/full passes the early check) is
+# kept in another file, named, not lost (exit 1)
+if [ -w /dev/full ]; then
+	TMPDIR=$T "$GS" tune "$T/t.suite" --only tuned -o /dev/full --lavd "$LAVD" --ops lavd \
+		--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
+		--match "comm fake-game" --knob slice-scale=50,100 --final-rounds 2 \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "tune -o /dev/full: exit $rc, expected 1"
+	grep -q "option -o: cannot write /dev/full: No space left on device; kept in $T/full.kept-" "$T/err" &&
+		grep -q "^slice-scale  *[0-9]" "$T"/full.kept-* && pass "tune -o /dev/full: the result kept" ||
+		fail "tune -o /dev/full: $(cat "$T/err")"
+fi
+
 # ---- Ctrl-C: the best measured so far --------------------------------------
 "$GS" tune "$T/t.suite" --only slow -o "$T/int.conf" --lavd "$LAVD" --ops lavd \
 	--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
