@@ -30,8 +30,7 @@ int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 		/* counted, and the first named: the rules are lib/mangohud.c's */
 		im->line = log.first_unusable_line;
 		ft_import_bad(im, "frame time %.6g ms: %s", log.first_unusable_ms,
-			      log.first_unusable_ms > 0 ?
-			      "over a minute, not a frame" : "a row that is no frame");
+			      log.first_unusable_why);
 		im->bad_lines += log.unusable - 1;
 		im->mh_unusable += log.unusable;
 	}

@@ -125,37 +125,86 @@ static int parse_num_field(const char *s, double *out)
 }
 
 /*
+ * Whether row i's elapsed time is damaged: no number, or out of the order
+ * of its neighbours while they are in order (a stray 0 or a huge value
+ * between two sane rows). A row next to a damaged one is not blamed: its
+ * neighbours are not in order.
+ */
+static bool elapsed_damaged(const struct gs_mh_log *log, size_t i)
+{
+	const uint64_t *el = log->elapsed_ns, bad = GS_MH_ELAPSED_DAMAGED;
+	size_t n = log->n, a, b;
+
+	if (!log->has_elapsed)
+		return false;
+	if (el[i] == bad)
+		return true;
+	if (n < 3)
+		return false;
+	/* the two rows it is judged against: both sides, or the two
+	 * beside it at either end */
+	a = i == 0 ? 1 : i == n - 1 ? n - 3 : i - 1;
+	b = i == 0 ? 2 : i == n - 1 ? n - 2 : i + 1;
+	if (el[a] == bad || el[b] == bad || el[a] > el[b])
+		return false;
+	if (i == 0)
+		return el[i] > el[a];
+	if (i == n - 1)
+		return el[i] < el[b];
+	return el[i] < el[a] || el[i] > el[b];
+}
+
+/* Row i, left out: counted, and the first one named with why. */
+static void leave_out(struct gs_mh_log *log, size_t i, const char *why)
+{
+	if (!log->unusable++) {
+		log->first_unusable_line = log->line[i];
+		log->first_unusable_ms = log->frametime_ms[i];
+		log->first_unusable_why = why;
+	}
+}
+
+/*
  * Leaves out the rows that are no frame (see unusable in mangohud.h) and
  * decides per-frame vs sampled from the rows kept: per-frame rows' frame
- * times add up to the elapsed steps that led to them (a row left out
- * takes its step with it, so neither a 0 ms row nor a damaged one makes
+ * times add up to the elapsed steps between kept rows (a row left out
+ * takes its steps with it, so neither a 0 ms row nor a damaged one makes
  * a per-frame log look sampled).
  */
 static void keep_frames(struct gs_mh_log *log)
 {
 	double sum = 0, span = 0;
-	size_t k = 0;
+	size_t k = 0, prev = SIZE_MAX, n = log->n;
+	bool *damaged = calloc(n ? n : 1, sizeof(*damaged));
 
-	for (size_t i = 0; i < log->n; i++) {
+	for (size_t i = 0; damaged && i < n; i++)
+		damaged[i] = elapsed_damaged(log, i);
+	for (size_t i = 0; i < n; i++) {
 		double ft = log->frametime_ms[i];
 
-		if (!(ft > 0) || ft > GS_MH_MAX_FRAME_MS) {
-			if (!log->unusable++) {
-				log->first_unusable_line = log->line[i];
-				log->first_unusable_ms = ft;
-			}
+		if (damaged && damaged[i]) {
+			leave_out(log, i, log->elapsed_ns[i] == GS_MH_ELAPSED_DAMAGED ?
+				  "its elapsed time is no number" :
+				  "its elapsed time is out of order with the rows around it");
 			continue;
 		}
-		if (i > 0 && log->elapsed_ns[i] >= log->elapsed_ns[i - 1]) {
+		if (!(ft > 0) || ft > GS_MH_MAX_FRAME_MS) {
+			leave_out(log, i, ft > 0 ? "over a minute, not a frame" :
+				  "a row that is no frame");
+			continue;
+		}
+		if (prev == i - 1 && log->elapsed_ns[i] >= log->elapsed_ns[prev]) {
 			sum += ft;
 			span += (double)(log->elapsed_ns[i] -
-					 log->elapsed_ns[i - 1]) / 1e6;
+					 log->elapsed_ns[prev]) / 1e6;
 		}
+		prev = i;
 		log->frametime_ms[k] = ft;
 		log->elapsed_ns[k] = log->elapsed_ns[i];
 		log->line[k] = log->line[i];
 		k++;
 	}
+	free(damaged);
 	log->n = k;
 	if (log->has_elapsed && k >= 3 && span > 0 &&
 	    fabs(sum / span - 1.0) > 0.25)
@@ -229,15 +278,12 @@ static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
 		     fields[c->fps]);
 		return -1;
 	}
-	if (c->el >= 0 &&
-	    (parse_num_field(fields[c->el], &el) || el < 0)) {
-		errf(err, errlen, path, lineno,
-		     "column 'elapsed': expected a "
-		     "non-negative number, got '%s'",
-		     fields[c->el]);
-		return -1;
-	}
-	if (push_row(log, cap, ft, (uint64_t)el, lineno))
+	/* a damaged elapsed field damages its row, not the log */
+	if (c->el >= 0 && (parse_num_field(fields[c->el], &el) || !(el >= 0) ||
+			   el >= 1e19))
+		el = -1;
+	if (push_row(log, cap, ft, el < 0 ? GS_MH_ELAPSED_DAMAGED : (uint64_t)el,
+		     lineno))
 		return -2;
 	if (c->fps >= 0) {
 		if (log->n > *fps_cap) {
@@ -358,8 +404,7 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 		     "no usable frame (%zu rows skipped; first: %s:%zu: frame "
 		     "time %.6g ms: %s)", log->unusable, path,
 		     log->first_unusable_line, log->first_unusable_ms,
-		     log->first_unusable_ms > 0 ? "over a minute, not a frame" :
-		     "a row that is no frame");
+		     log->first_unusable_why);
 		goto out;
 	}
 	rc = 0;

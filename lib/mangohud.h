@@ -40,9 +40,16 @@ struct gs_mh_log {
 	size_t unusable;
 	size_t first_unusable_line;
 	double first_unusable_ms;
+	/* why the first one is no frame ("over a minute, not a frame", ...):
+	 * a row whose elapsed time is damaged (no number, or out of order
+	 * with the rows around it) is one such row, not a reason to take
+	 * the whole log for periodic samples */
+	const char *first_unusable_why;
 };
 
 /* Longest frame time a row may hold, in ms (see unusable). */
+/* An elapsed field that is no number: the row is left out (unusable). */
+#define GS_MH_ELAPSED_DAMAGED UINT64_MAX
 #define GS_MH_MAX_FRAME_MS 60000.0
 
 /*

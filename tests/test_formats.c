@@ -156,6 +156,39 @@ static void mangohud_rows_that_are_no_frame(void **state)
 	assert_non_null(strstr(err, "z.csv:2: column 'frametime'"));
 }
 
+/* One row whose elapsed time is damaged (a 0, a huge value, no number)
+ * is one row left out, named with its line: the log stays per-frame. */
+static void mangohud_damaged_elapsed_is_one_row(void **state)
+{
+	static const char *const damaged[] = { "0", "99999999999999999", "12x4" };
+	static const char *const why[] = {
+		"its elapsed time is out of order with the rows around it",
+		"its elapsed time is out of order with the rows around it",
+		"its elapsed time is no number",
+	};
+	char text[512];
+	struct gs_mh_log log;
+	char err[256];
+
+	(void)state;
+	for (size_t d = 0; d < 3; d++) {
+		FILE *f;
+
+		snprintf(text, sizeof(text), "fps,frametime,elapsed\n"
+			 "60,16.6,16600000\n60,16.7,33300000\n60,16.6,%s\n"
+			 "60,16.7,66600000\n60,16.6,83200000\n", damaged[d]);
+		f = mem(text);
+		assert_int_equal(gs_mh_read(f, "d.csv", &log, err, sizeof(err)), 0);
+		fclose(f);
+		assert_true(log.per_frame);
+		assert_int_equal(log.n, 4);
+		assert_int_equal(log.unusable, 1);
+		assert_int_equal(log.first_unusable_line, 4);
+		assert_string_equal(log.first_unusable_why, why[d]);
+		gs_mh_free(&log);
+	}
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct gs_mh_log log;
@@ -590,6 +623,7 @@ int main(void)
 		cmocka_unit_test(mangohud_068_layout_in_us),
 		cmocka_unit_test(mangohud_sampled_rows_detected),
 		cmocka_unit_test(mangohud_rows_that_are_no_frame),
+		cmocka_unit_test(mangohud_damaged_elapsed_is_one_row),
 		cmocka_unit_test(mangohud_errors_name_file_and_line),
 		cmocka_unit_test(mangohud_writer_round_trip),
 		cmocka_unit_test(json_round_trip),
