@@ -4,6 +4,7 @@
  * repeated, and say with statistics which is better.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,7 +382,8 @@ static void unique_labels(struct gsu_results *r)
 }
 
 /* Each workload's own check of its invocation (gsu_workload_check):
- * "invalid: why" under it in the plan; returns how many failed. */
+ * "invalid: why" under it in the plan; returns how many failed, -1 when
+ * the plan's reader closed the pipe. */
 static int print_plan(FILE *f, const struct gsu_results *r)
 {
 	const struct gsu_suite *su = r->suite;
@@ -408,6 +410,10 @@ static int print_plan(FILE *f, const struct gsu_results *r)
 			}
 		}
 		avail += su->w[w].available;
+		/* the reader went away (check | head): stop before the next
+		 * check, whose files are then cleaned up as always */
+		if (fflush(f) && errno == EPIPE)
+			return -1;
 	}
 	for (int s = 0; s < r->nsched; s++)
 		fprintf(f, "  scheduler %-19s %s%s%s\n", r->sched[s].label,
@@ -494,8 +500,13 @@ int main(int argc, char **argv)
 	if (cli.check || cli.dry_run) {
 		/* a workload that refuses its invocation would fail every
 		 * run: the check fails (exit 2) */
-		if (print_plan(stdout, &r))
-			rc = EXIT_USAGE;
+		int bad;
+
+		/* a closed pipe is an error return, not a death in the
+		 * middle of a check that leaves its folder behind */
+		signal(SIGPIPE, SIG_IGN);
+		bad = print_plan(stdout, &r);
+		rc = bad < 0 ? EXIT_RUNTIME : bad ? EXIT_USAGE : EXIT_OK;
 	} else {
 		if (!r.nsched)
 			gs_die(EXIT_USAGE, "no --sched given (e.g. --sched eevdf "

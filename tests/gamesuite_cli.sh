@@ -90,7 +90,8 @@ workload badshell
   mangohud-config $(pwd)/gamesuite/MangoHud.conf
   duration 1s
 EOF
-	PATH="$B:$PATH" "$GS" check "$T/bad.suite" >"$T/out" 2>"$T/err"
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp PATH="$B:$PATH" "$GS" check "$T/bad.suite" >"$T/out" 2>"$T/err"
 	rc=$?
 	[ $rc -eq 2 ] && pass "check of refused workloads: exit 2" || fail "check of refused workloads: exit $rc"
 	grep -q "workload nobg: framebench: option --bg: .*got 'hogs:0'" "$T/err" &&
@@ -100,7 +101,19 @@ EOF
 	grep -q "workload badshell: .*[Uu]nterminated" "$T/err" &&
 		pass "check names the game command's syntax error" || fail "game: $(cat "$T/err")"
 	grep -q "workload good" "$T/err" && fail "a good workload refused: $(cat "$T/err")"
-	ls -d /tmp/gamesuite-check.* >/dev/null 2>&1 && fail "check left a temporary folder"
+	ls -d "$T"/tmp/gamesuite-check.* >/dev/null 2>&1 && fail "check left a temporary folder"
+	# a reader that goes away (check | head) stops check with exit 1,
+	# never in the middle of a workload's check (its folder left behind)
+	for i in 1 2 3; do
+		{
+			sleep 0.3
+			TMPDIR=$T/tmp PATH="$B:$PATH" "$GS" check "$T/bad.suite" 2>/dev/null
+			echo $? >"$T/rc"
+		} | true
+		[ "$(cat "$T/rc")" = 1 ] || fail "check | true: exit $(cat "$T/rc"), expected 1"
+	done
+	ls -d "$T"/tmp/gamesuite-check.* >/dev/null 2>&1 &&
+		fail "check | true left a temporary folder: $(ls -d "$T"/tmp/gamesuite-check.*)"
 else
 	echo "note: $B/framebench not built; the workload check is left out"
 fi
