@@ -32,7 +32,11 @@ uint64_t gs_now_ns(void);
 
 void gs_set_prog(const char *argv0);
 
-/* "prog: message" on stderr. */
+/* s to f with the bytes a terminal would act on or hide written as
+ * text: control characters (ESC: \x1b, a tab: \t; newlines kept) and a
+ * BOM (\ufeff). Every message goes through it: they quote input. */
+void gs_fput_escaped(const char *s, FILE *f);
+/* "prog: message" on stderr (escaped: gs_fput_escaped). */
 void gs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: message" on stderr, then exit(status). */
 _Noreturn void gs_die(int status, const char *fmt, ...)

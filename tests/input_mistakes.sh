@@ -90,4 +90,20 @@ if [ -w /dev/full ]; then
 	[ "$(cat "$T/n")" = 1 ] || fail "the kept --json holds no results: $(cat "$T/n")"
 fi
 
+# numbers: a '+' or a tab before the digits is refused as a space is
+for v in "+60" "$(printf '\t60')" " 60"; do
+	expect_exit 2 "option --fps: expected an integer" "$B/framebench" --fps "$v" --dump-plan
+done
+# messages quote input with what a terminal would act on or hide escaped:
+# an ESC byte, a tab, a BOM
+"$B/framebench" --fps "$(printf '\t60')" --dump-plan 2>"$T/err"
+grep -qF "got '\\t60'" "$T/err" || fail "a tab echoed raw: $(cat -A "$T/err")"
+printf '\357\273\277repeat 3\nworkload a\n  kind schbench\n' >"$T/bom.suite"
+expect_exit 2 "$T/bom.suite:1: unknown suite key '\\ufeffrepeat'" "$B/gamesuite" check "$T/bom.suite"
+printf 'workload a\033[2J\n  kind schbench\n' >"$T/esc.suite"
+expect_exit 2 "got 'a\\x1b[2J'" "$B/gamesuite" check "$T/esc.suite"
+if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$T/err"; then
+	fail "raw control bytes in a message: $(cat -v "$T/err")"
+fi
+
 finish input_mistakes
