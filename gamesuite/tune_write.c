@@ -61,6 +61,22 @@ static bool word_ok(const char *s)
 	return true;
 }
 
+/* Whether value i of k repeats an earlier one: the same word, or the
+ * same number written otherwise (100, 100.0): it would be measured twice. */
+static bool same_value_before(const struct gsu_tune_knob *k, int i)
+{
+	double a, b;
+
+	for (int j = 0; j < i; j++) {
+		if (!strcmp(k->val[j], k->val[i]))
+			return true;
+		if (!gs_parse_double(k->val[j], -1e300, 1e300, &a) &&
+		    !gs_parse_double(k->val[i], -1e300, 1e300, &b) && a == b)
+			return true;
+	}
+	return false;
+}
+
 int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '='), *v;
@@ -95,6 +111,12 @@ int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, siz
 				 k->key, k->val[k->nval]);
 			return -1;
 		}
+		if (same_value_before(k, k->nval)) {
+			snprintf(err, errlen, "%s: value %s given twice (each value "
+				 "is one candidate, run once)", k->key,
+				 k->val[k->nval]);
+			return -1;
+		}
 		k->nval++;
 		v += l + (v[l] == ',');
 	}
@@ -109,8 +131,15 @@ int gsu_tune_make_grid(struct tune *t, char *err, size_t errlen)
 {
 	long n = 1;
 
-	for (int k = 0; k < t->nknob; k++)
+	for (int k = 0; k < t->nknob; k++) {
+		for (int j = 0; j < k; j++)
+			if (!strcmp(t->knob[j].key, t->knob[k].key)) {
+				snprintf(err, errlen, "knob %s given twice (--knob)",
+					 t->knob[k].key);
+				return -1;
+			}
 		n *= t->knob[k].nval;
+	}
 	if (n > TUNE_MAX_CANDS) {
 		snprintf(err, errlen, "%ld combinations of knob values: at most %d "
 			 "(fewer values or knobs)", n, TUNE_MAX_CANDS);

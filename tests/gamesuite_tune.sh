@@ -23,6 +23,13 @@ expect_exit 2 "option --knob: expected KNOB=V1,V2,... (e.g. lat-cri-boost=0,128,
 	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale
 expect_exit 2 "option --knob: slice-scale: 'x y' is neither" \
 	"$GS" tune --framebench unreal -o "$T/x.conf" --knob "slice-scale=1,x y"
+# a value or a knob given twice would be measured twice: refused
+expect_exit 2 "option --knob: slice-scale: value 100 given twice" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale=100,50,100
+expect_exit 2 "option --knob: slice-scale: value 0100 given twice" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale=100,0100
+expect_exit 2 "option --knob: knob slice-scale given twice" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale=1 --knob slice-scale=2
 expect_exit 2 "option --knob: 81 combinations of knob values: at most 64" \
 	"$GS" tune --framebench unreal -o "$T/x.conf" --knob a=1,2,3 --knob b=1,2,3 \
 	--knob c=1,2,3 --knob d=1,2,3
