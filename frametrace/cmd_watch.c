@@ -132,12 +132,11 @@ static void on_mark(struct ft_watch *w, const struct ft_ev *e,
 	if ((w->o.frames_from == FT_FRAMES_MARKERS ||
 	     (w->o.frames_from == FT_FRAMES_AUTO && !w->feeds.n)) &&
 	    !ft_atrace_parse(text, &a) && a.kind == 'C') {
-		double scale = ft_frametime_counter_scale(a.name);
+		uint64_t ns = ft_frametime_counter_ns(&a);
 
-		if (scale > 0 && a.value >= 0)
+		if (ns)
 			ft_watch_frame_seen(w, a.tgid ? a.tgid : e->arg, e->ts,
-					    (uint64_t)(a.value * scale), false,
-					    "trace_marker");
+					    ns, false, "trace_marker");
 	}
 }
 

@@ -532,9 +532,9 @@ static int read_frames_csv(const char *path, const struct gsu_exec *x,
 	if (log.unusable)
 		gs_warn("%s:%zu: %zu MangoHud rows left out: a frame time of "
 			"0 ms or over a minute is no frame, nor a row whose elapsed "
-			"time is damaged (this one %.6g ms: %s)", path,
+			"time is damaged (this one: %s)", path,
 			log.first_unusable_line, log.unusable,
-			log.first_unusable_ms, log.first_unusable_why);
+			gs_mh_unusable_desc(&log, err, sizeof(err)));
 	if (x && cut_to_span(x, path, &log, why, whylen)) {
 		gs_mh_free(&log);
 		return -1;

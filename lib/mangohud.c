@@ -188,8 +188,10 @@ static void keep_frames(struct gs_mh_log *log)
 				  "its elapsed time is out of order with the rows around it");
 			continue;
 		}
-		if (!(ft > 0) || ft > GS_MH_MAX_FRAME_MS) {
-			leave_out(log, i, ft > 0 ? "over a minute, not a frame" :
+		if (!(ft >= GS_MIN_FRAME_MS) || ft > GS_MH_MAX_FRAME_MS) {
+			leave_out(log, i, ft > GS_MH_MAX_FRAME_MS ?
+				  "over a minute, not a frame" : ft > 0 ?
+				  "under 0.01 ms (100 000 FPS), not a frame" :
 				  "a row that is no frame");
 			continue;
 		}
@@ -301,15 +303,28 @@ static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
 	return 0;
 }
 
+const char *gs_mh_unusable_desc(const struct gs_mh_log *log, char *buf,
+				size_t len)
+{
+	if (isnan(log->first_unusable_ms))
+		snprintf(buf, len, "%s", log->first_unusable_why);
+	else
+		snprintf(buf, len, "frame time %.6g ms: %s",
+			 log->first_unusable_ms, log->first_unusable_why);
+	return buf;
+}
+
 int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 	       size_t errlen)
 {
+	char desc[200];
 	char *line = NULL, *hdr_copy = NULL, *sys_names_copy = NULL;
 	char *names[MAX_COLS], *fields[MAX_COLS], *sys_names[MAX_COLS];
 	size_t linecap = 0, lineno = 0, ncols = 0, nsys = 0, cap = 0;
 	size_t fps_cap = 0;
 	double *fps_col = NULL;
 	int c_ft = -1, c_fps = -1, c_el = -1, rc = -1;
+	size_t cut_line = 0;
 	bool expect_sysvals = false;
 	ssize_t len;
 
@@ -321,6 +336,12 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 		if ((size_t)len != strlen(line)) {
 			errf(err, errlen, path, lineno, "NUL byte in line");
 			goto out;
+		}
+		if (ncols && line[len - 1] != '\n') {
+			/* the file ends mid-line (cut): its last value may be
+			 * cut too (16.6 read as 16), so the row is no frame */
+			cut_line = lineno;
+			break;
 		}
 		l = gs_trim(line);
 		if (!ncols) {
@@ -393,18 +414,23 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 		     "no MangoHud frame header ('fps,frametime,...') found");
 		goto out;
 	}
-	if (!log->n) {
+	if (!log->n && !cut_line) {
 		errf(err, errlen, path, log->header_line,
 		     "frame header but no frame rows");
 		goto out;
 	}
 	classify(log, fps_col, c_fps >= 0);
+	if (cut_line && !log->unusable++) {
+		log->first_unusable_line = cut_line;
+		log->first_unusable_ms = NAN;
+		log->first_unusable_why = "the last line has no newline (the "
+					  "file was cut mid-line?)";
+	}
 	if (!log->n) {
 		errf(err, errlen, path, 0,
-		     "no usable frame (%zu rows skipped; first: %s:%zu: frame "
-		     "time %.6g ms: %s)", log->unusable, path,
-		     log->first_unusable_line, log->first_unusable_ms,
-		     log->first_unusable_why);
+		     "no usable frame (%zu rows skipped; first: %s:%zu: %s)",
+		     log->unusable, path, log->first_unusable_line,
+		     gs_mh_unusable_desc(log, desc, sizeof(desc)));
 		goto out;
 	}
 	rc = 0;

@@ -189,6 +189,33 @@ static void mangohud_damaged_elapsed_is_one_row(void **state)
 	}
 }
 
+/* A frame time under GS_MIN_FRAME_MS (1e-300) is no frame; a last line
+ * without a newline (a file cut mid-row) is left out, with its line. */
+static void mangohud_tiny_and_cut_rows(void **state)
+{
+	struct gs_mh_log log;
+	char err[256], desc[200];
+	FILE *f = mem("fps,frametime,elapsed\n60,16.6,16600000\n60,1e-300,16600000\n"
+		      "60,16.7,33300000\n60,16.6,49900000\n60,16");
+
+	(void)state;
+	assert_int_equal(gs_mh_read(f, "t.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.n, 3);
+	assert_int_equal(log.unusable, 2);
+	assert_string_equal(gs_mh_unusable_desc(&log, desc, sizeof(desc)),
+			    "frame time 1e-300 ms: under 0.01 ms (100 000 FPS), not a frame");
+	gs_mh_free(&log);
+	f = mem("fps,frametime,elapsed\n60,16.6,16600000\n60,16");
+	assert_int_equal(gs_mh_read(f, "t.csv", &log, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(log.n, 1);
+	assert_int_equal(log.first_unusable_line, 3);
+	assert_string_equal(gs_mh_unusable_desc(&log, desc, sizeof(desc)),
+			    "the last line has no newline (the file was cut mid-line?)");
+	gs_mh_free(&log);
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct gs_mh_log log;
@@ -636,6 +663,7 @@ int main(void)
 		cmocka_unit_test(mangohud_sampled_rows_detected),
 		cmocka_unit_test(mangohud_rows_that_are_no_frame),
 		cmocka_unit_test(mangohud_damaged_elapsed_is_one_row),
+		cmocka_unit_test(mangohud_tiny_and_cut_rows),
 		cmocka_unit_test(mangohud_errors_name_file_and_line),
 		cmocka_unit_test(mangohud_writer_round_trip),
 		cmocka_unit_test(json_round_trip),
