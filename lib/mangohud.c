@@ -314,17 +314,67 @@ const char *gs_mh_unusable_desc(const struct gs_mh_log *log, char *buf,
 	return buf;
 }
 
+/* The frame header "fps,frametime,...,elapsed" (hdr, split in place):
+ * where the columns read are. 0, or -1 with err said. */
+static int frame_header(struct gs_mh_log *log, char *hdr, size_t lineno,
+			struct mh_cols *c, const char *path, char *err,
+			size_t errlen)
+{
+	char *names[MAX_COLS];
+	size_t n = split_csv(hdr, names, MAX_COLS);
+
+	if (n > MAX_COLS)
+		return errf(err, errlen, path, lineno, "frame header has %zu "
+			    "columns, at most %d supported", n, MAX_COLS);
+	log->columns = n;
+	log->header_line = lineno;
+	c->n = n;
+	c->ft = col_index(names, n, "frametime");
+	c->fps = col_index(names, n, "fps");
+	c->el = col_index(names, n, "elapsed");
+	if (c->ft < 0)
+		return errf(err, errlen, path, lineno,
+			    "frame header has no 'frametime' column");
+	log->has_elapsed = c->el >= 0;
+	return 0;
+}
+
+/* After the last row: the unit, the rows that are no frame (cut_line: a
+ * last line without a newline, left unread), a log with none usable. */
+static int finish_rows(struct gs_mh_log *log, const double *fps_col,
+		       bool has_fps, size_t cut_line, const char *path,
+		       char *err, size_t errlen)
+{
+	char desc[200];
+
+	if (!log->n && !cut_line)
+		return errf(err, errlen, path, log->header_line,
+			    "frame header but no frame rows");
+	classify(log, fps_col, has_fps);
+	if (cut_line && !log->unusable++) {
+		log->first_unusable_line = cut_line;
+		log->first_unusable_ms = NAN;
+		log->first_unusable_why = "the last line has no newline (the "
+					  "file was cut mid-line?)";
+	}
+	if (!log->n)
+		return errf(err, errlen, path, 0, "no usable frame (%zu rows "
+			    "skipped; first: %s:%zu: %s)", log->unusable, path,
+			    log->first_unusable_line,
+			    gs_mh_unusable_desc(log, desc, sizeof(desc)));
+	return 0;
+}
+
 int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 	       size_t errlen)
 {
-	char desc[200];
 	char *line = NULL, *hdr_copy = NULL, *sys_names_copy = NULL;
-	char *names[MAX_COLS], *fields[MAX_COLS], *sys_names[MAX_COLS];
+	char *fields[MAX_COLS], *sys_names[MAX_COLS];
 	size_t linecap = 0, lineno = 0, ncols = 0, nsys = 0, cap = 0;
-	size_t fps_cap = 0;
+	size_t fps_cap = 0, cut_line = 0;
 	double *fps_col = NULL;
-	int c_ft = -1, c_fps = -1, c_el = -1, rc = -1;
-	size_t cut_line = 0;
+	struct mh_cols c = { 0, -1, -1, -1 };
+	int rc = -1;
 	bool expect_sysvals = false;
 	ssize_t len;
 
@@ -372,30 +422,15 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 			hdr_copy = strdup(l);
 			if (!hdr_copy)
 				goto oom;
-			ncols = split_csv(hdr_copy, names, MAX_COLS);
-			if (ncols > MAX_COLS) {
-				errf(err, errlen, path, lineno,
-				     "frame header has %zu columns, at most %d "
-				     "supported", ncols, MAX_COLS);
+			if (frame_header(log, hdr_copy, lineno, &c, path, err,
+					 errlen))
 				goto out;
-			}
-			log->columns = ncols;
-			log->header_line = lineno;
-			c_ft = col_index(names, ncols, "frametime");
-			c_fps = col_index(names, ncols, "fps");
-			c_el = col_index(names, ncols, "elapsed");
-			if (c_ft < 0) {
-				errf(err, errlen, path, lineno,
-				     "frame header has no 'frametime' column");
-				goto out;
-			}
-			log->has_elapsed = c_el >= 0;
+			ncols = c.n;
 			continue;
 		}
 		if (!*l)
 			continue;
 		{
-			struct mh_cols c = { ncols, c_ft, c_fps, c_el };
 			int r = read_row(log, l, &c, &cap, &fps_col, &fps_cap, path,
 					 lineno, err, errlen);
 
@@ -414,26 +449,7 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 		     "no MangoHud frame header ('fps,frametime,...') found");
 		goto out;
 	}
-	if (!log->n && !cut_line) {
-		errf(err, errlen, path, log->header_line,
-		     "frame header but no frame rows");
-		goto out;
-	}
-	classify(log, fps_col, c_fps >= 0);
-	if (cut_line && !log->unusable++) {
-		log->first_unusable_line = cut_line;
-		log->first_unusable_ms = NAN;
-		log->first_unusable_why = "the last line has no newline (the "
-					  "file was cut mid-line?)";
-	}
-	if (!log->n) {
-		errf(err, errlen, path, 0,
-		     "no usable frame (%zu rows skipped; first: %s:%zu: %s)",
-		     log->unusable, path, log->first_unusable_line,
-		     gs_mh_unusable_desc(log, desc, sizeof(desc)));
-		goto out;
-	}
-	rc = 0;
+	rc = finish_rows(log, fps_col, c.fps >= 0, cut_line, path, err, errlen);
 	goto out;
 oom:
 	errf(err, errlen, path, lineno, "out of memory");
