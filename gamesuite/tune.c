@@ -164,7 +164,7 @@ static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 
 static void parse(int argc, char **argv, struct tune *t)
 {
-	char err[300];
+	char err[600];
 
 	optind = 2;
 	gs_opt_parse(&table, t, argc, argv, parse_special);

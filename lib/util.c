@@ -352,7 +352,7 @@ FILE *gs_fopen_regular(const char *path, char *why, size_t whylen)
 
 int gs_check_output(const char *path, char *why, size_t whylen)
 {
-	char dir[4096];
+	char dir[4096], dshort[81];
 	const char *slash = strrchr(path, '/');
 	struct stat st;
 
@@ -362,18 +362,20 @@ int gs_check_output(const char *path, char *why, size_t whylen)
 	}
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode)) {
-			snprintf(why, whylen, "%s: is a directory", path);
+			snprintf(why, whylen, "%s: is a directory",
+				 GS_SHORT_PATH(path));
 			return -1;
 		}
 		if (access(path, W_OK)) {
-			snprintf(why, whylen, "%s: cannot write: %s", path,
-				 strerror(errno));
+			snprintf(why, whylen, "%s: cannot write: %s",
+				 GS_SHORT_PATH(path), strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
 	if (errno != ENOENT) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		snprintf(why, whylen, "%s: %s", GS_SHORT_PATH(path),
+			 strerror(errno));
 		return -1;
 	}
 	if (!slash)
@@ -382,7 +384,8 @@ int gs_check_output(const char *path, char *why, size_t whylen)
 		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
 			 (int)(slash - path), path);
 	if (access(dir, W_OK | X_OK)) {
-		snprintf(why, whylen, "%s: cannot create it in %s: %s", path, dir,
+		snprintf(why, whylen, "%s: cannot create it in %s: %s",
+			 GS_SHORT_PATH(path), gs_short_path(dir, dshort, sizeof(dshort)),
 			 strerror(errno));
 		return -1;
 	}
@@ -457,7 +460,7 @@ fail:
 		close(fd);
 	free(b);
 	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path,
+		snprintf(err, errlen, "%s: %s", GS_SHORT_PATH(path),
 			 fd < 0 ? why : strerror(saved));
 	errno = saved;
 	return -1;
@@ -510,6 +513,21 @@ char *gs_trim(char *s)
 	return s;
 }
 
+const char *gs_short_path(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path), head, tail;
+
+	if (n < len && n <= GS_SHORT_PATH_MAX)
+		return path;
+	/* the start says where, the end names the file: the middle goes */
+	if (len > GS_SHORT_PATH_MAX + 1)
+		len = GS_SHORT_PATH_MAX + 1;
+	head = (len - 4) / 3;
+	tail = len - 4 - head;
+	snprintf(buf, len, "%.*s...%s", (int)head, path, path + n - tail);
+	return buf;
+}
+
 int gs_err_at(char *err, size_t errlen, const char *file, int line,
 	      const char *fmt, ...)
 {
@@ -520,8 +538,8 @@ int gs_err_at(char *err, size_t errlen, const char *file, int line,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (line > 0)
-		snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+		snprintf(err, errlen, "%s:%d: %s", GS_SHORT_PATH(file), line, msg);
 	else	/* no line to name: the file as a whole */
-		snprintf(err, errlen, "%s: %s", file, msg);
+		snprintf(err, errlen, "%s: %s", GS_SHORT_PATH(file), msg);
 	return -1;
 }

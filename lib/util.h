@@ -135,6 +135,18 @@ void gs_strlcpy(char *dst, const char *src, size_t dstlen);
 char *gs_trim(char *s);
 
 /*
+ * path for a message, at most GS_SHORT_PATH_MAX bytes: a longer one keeps
+ * its start and its end around "...", so that a path of 4 000 bytes does
+ * not push the reason out of a message's buffer. Returns path itself when
+ * short enough, else buf (len bytes). GS_SHORT_PATH(p) uses a buffer of
+ * the statement's own (a compound literal).
+ */
+#define GS_SHORT_PATH_MAX 160
+const char *gs_short_path(const char *path, char *buf, size_t len);
+#define GS_SHORT_PATH(p) \
+	gs_short_path((p), (char[GS_SHORT_PATH_MAX + 1]){ 0 }, GS_SHORT_PATH_MAX + 1)
+
+/*
  * The error of a line-oriented file parser: "FILE:LINE: message" into
  * err (errlen bytes). Returns -1, so parsers can `return gs_err_at(...)`.
  */

@@ -106,4 +106,13 @@ if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$T/err"; then
 	fail "raw control bytes in a message: $(cat -v "$T/err")"
 fi
 
+# a path of 1 000 bytes is shortened in the middle: the reason is still said
+L=$T/$(printf '%0250d' 0)/$(printf '%0250d' 1)/$(printf '%0250d' 2)/$(printf '%0250d' 3)/x
+expect_exit 2 "/x.suite: cannot open: No such file or directory" "$B/gamesuite" check "$L.suite"
+expect_exit 2 "/x.profile: No such file or directory" "$B/framebench" --profile "$L.profile" --dump-plan
+expect_exit 2 "/x.ftr: No such file or directory" "$B/frametrace" report "$L.ftr"
+expect_exit 2 "/x.conf: No such file or directory" "$B/lavd" --game-profile "$L.conf" --check
+expect_exit 2 ": cannot create it in $T/" "$B/gamesuite" tune --framebench unreal -o "$L.conf"
+grep -q "No such file or directory" "$T/err" || fail "tune -o LONG: no reason: $(cat "$T/err")"
+
 finish input_mistakes

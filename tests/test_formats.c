@@ -393,6 +393,26 @@ static void proc_stat_cputimes(void **state)
 	assert_int_equal(gs_cputimes_read("/nonexistent/stat", &all, NULL, 0), -1);
 }
 
+/* A path too long for a message keeps its start and its file name, so
+ * the reason after it still fits; a short one is left as it is. */
+static void long_paths_shortened(void **state)
+{
+	char path[4200], buf[GS_SHORT_PATH_MAX + 1], err[300];
+	const char *s;
+
+	(void)state;
+	memset(path, 'a', sizeof(path));
+	memcpy(path, "/tmp/", 5);
+	strcpy(path + 4100, "/game.profile");
+	assert_string_equal(gs_short_path("/tmp/x", buf, sizeof(buf)), "/tmp/x");
+	s = gs_short_path(path, buf, sizeof(buf));
+	assert_true(strlen(s) <= GS_SHORT_PATH_MAX);
+	assert_true(!strncmp(s, "/tmp/aaa", 8) && strstr(s, "...") &&
+		    !strcmp(s + strlen(s) - 13, "/game.profile"));
+	gs_err_at(err, sizeof(err), path, 3, "unknown key 'x'");
+	assert_non_null(strstr(err, "/game.profile:3: unknown key 'x'"));
+}
+
 static void option_parsing(void **state)
 {
 	uint64_t u, ns;
@@ -669,6 +689,7 @@ int main(void)
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_errors_have_positions),
 		cmocka_unit_test(option_parsing),
+		cmocka_unit_test(long_paths_shortened),
 		cmocka_unit_test(whole_file_reader),
 		cmocka_unit_test(input_and_output_checks),
 		cmocka_unit_test(sched_ext_reader),
