@@ -195,7 +195,8 @@ static void keep_frames(struct gs_mh_log *log)
 				  "a row that is no frame");
 			continue;
 		}
-		if (prev == i - 1 && log->elapsed_ns[i] >= log->elapsed_ns[prev]) {
+		if (i > 0 && prev == i - 1 &&
+		    log->elapsed_ns[i] >= log->elapsed_ns[prev]) {
 			sum += ft;
 			span += (double)(log->elapsed_ns[i] -
 					 log->elapsed_ns[prev]) / 1e6;
