@@ -6,8 +6,11 @@
 #   make            build every program into build/
 #   make test       the lint, unit tests, integration tests, and the two VM
 #                   tests when qemu is installed; ends with the runner's summary
-#   make lint       shellcheck, cppcheck, file and function sizes, includes
-#                   (tests/lint.sh: one line per finding, FILE:LINE: why)
+#   make lint       shellcheck, cppcheck, file and function sizes, includes,
+#                   build flags and link lines, lavd's BPF program count and
+#                   loops (tests/lint.sh: one line per finding, FILE:LINE:
+#                   why). The BPF verified-instruction budget per program
+#                   is no lint's: the VM test's verifier phase holds it
 #   make asan       the unit tests again under ASan + UBSan (build/asan/)
 #   make static     static binaries for the VM's initramfs (build/static/)
 #   make vm-test    boot the sched_ext kernel under qemu and test lavd in it
@@ -53,8 +56,8 @@ VM_TESTS :=
 all: programs
 
 LIB_SRCS := lib/util.c lib/stats.c lib/json.c lib/mangohud.c lib/sysinfo.c lib/html.c \
-	lib/spawn.c lib/datadir.c lib/bpfcost.c lib/fbprofile.c lib/fbprofile_join.c lib/fbdist.c lib/opttab.c \
-	lib/pidlock.c lib/outfile.c
+	lib/spawn.c lib/datadir.c lib/bpfcost.c lib/fbprofile.c lib/fbprofile_step.c lib/fbprofile_join.c lib/fbdist.c lib/opttab.c \
+	lib/schedattr.c lib/pidlock.c lib/outfile.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBGS := $(BUILD)/lib/libgs.a
 # every archive is made afresh: ar keeps members whose source moved away

@@ -11,32 +11,22 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* glibc 2.36 has no struct sched_attr: the kernel's layout (VER1, 56 bytes) */
-struct fb_sched_attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
+#include "schedattr.h"
 
-static int get_attr(struct fb_sched_attr *a)
+static int get_attr(struct gs_sched_attr *a)
 {
-	memset(a, 0, sizeof(*a));
-	return (int)syscall(SYS_sched_getattr, 0, a, sizeof(*a), 0);
+	return gs_sched_getattr(0, a);
 }
 
-static int set_attr(struct fb_sched_attr *a)
+static int set_attr(struct gs_sched_attr *a)
 {
-	a->size = sizeof(*a);
-	return (int)syscall(SYS_sched_setattr, 0, a, 0);
+	return gs_sched_setattr(0, a);
 }
 
 int fb_gameprio_apply(const struct fb_gameprio *gp, int rt_prio, char *err,
 		      size_t errlen)
 {
-	struct fb_sched_attr a;
+	struct gs_sched_attr a;
 
 	if (!gp->rt && !gp->nice_set && !gp->slice_us)
 		return 0;
@@ -67,7 +57,7 @@ int fb_gameprio_apply(const struct fb_gameprio *gp, int rt_prio, char *err,
 
 static int check_here(const struct fb_gameprio *gp, char *err, size_t errlen)
 {
-	struct fb_sched_attr now;
+	struct gs_sched_attr now;
 	const char *opt = gp->rt ? "--rt" : gp->nice_set ? "--nice" : "--slice-us";
 	char why[160];
 

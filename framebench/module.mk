@@ -27,9 +27,11 @@ PROGRAMS += $(BUILD)/framebench
 $(BUILD)/framebench: $(FB_OBJDIR)/main.o $(FB_LIB) $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
-# Unit tests: profile parser, plan determinism, pure arithmetic.
-$(BUILD)/tests/test_framebench.o: CFLAGS += -Iframebench
+# Unit tests: profile parser, plan determinism, pure arithmetic; the run's
+# parts (background load, disturbances, work, usage).
+$(BUILD)/tests/test_framebench.o $(BUILD)/tests/test_framebench_run.o: CFLAGS += -Iframebench
 $(eval $(call gs_test,test_framebench,tests/test_framebench.c $(FB_LIB)))
+$(eval $(call gs_test,test_framebench_run,tests/test_framebench_run.c $(FB_LIB)))
 
 # Shell integration tests (about 40 s together).
 INTEGRATION_TESTS += tests/framebench_cli.sh tests/framebench_profiles.sh \

@@ -244,6 +244,45 @@ static void print_header(FILE *f, const struct fb_config *cfg,
 			r->measured_s);
 }
 
+/* Each lock of the profile: acquisitions, contention, waits. */
+static void print_locks(FILE *f, const struct fb_results *r)
+{
+	for (unsigned m = 0; m < r->nlocks; m++) {
+		const struct fb_lock_res *l = &r->lock[m];
+
+		fprintf(f, "lock %-12s %" PRIu64 " acquisitions, %" PRIu64
+			   " contended (%.1f %%), wait total %.2f ms, max "
+			   "%.0f us\n",
+			l->name, l->acq, l->cont,
+			l->acq ? 100.0 * (double)l->cont / (double)l->acq : 0,
+			(double)l->wait_ns / 1e6, us(l->max_ns));
+	}
+	if (r->lockwait.count)
+		fprintf(f, "                  contended wait p50 %.0f us  p99 "
+			   "%.0f us\n",
+			us(gs_hist_pct(&r->lockwait, 50)),
+			us(gs_hist_pct(&r->lockwait, 99)));
+}
+
+/* Wake-up latency per task class, the classes that woke at least once. */
+static void print_wake_latency(FILE *f, const struct fb_results *r)
+{
+	fprintf(f, "\nwake-up latency, wake to run (us)    count       p50       "
+		   "p99     p99.9       max\n");
+	for (unsigned k = 0; k < r->nclasses; k++) {
+		const struct gs_hist *h = &r->cls[k].h;
+
+		if (!h->count)
+			continue;
+		fprintf(f, "  %-32s %9" PRIu64 " %9.1f %9.1f %9.1f %9.1f\n",
+			r->cls[k].name, h->count, us(gs_hist_pct(h, 50)),
+			us(gs_hist_pct(h, 99)), us(gs_hist_pct(h, 99.9)),
+			us(h->max));
+	}
+	fprintf(f, "  (timer classes input, audio, net, vsync: lateness "
+		   "after the timer's deadline)\n");
+}
+
 void fb_report_print(FILE *f, const struct fb_config *cfg,
 		     const struct fb_results *r)
 {
@@ -304,41 +343,14 @@ void fb_report_print(FILE *f, const struct fb_config *cfg,
 			r->audio_misses, r->audio_periods,
 			p->periodic[FB_PER_AUDIO].deadline_ns / 1e6,
 			r->audio_skipped);
-	for (unsigned m = 0; m < r->nlocks; m++) {
-		const struct fb_lock_res *l = &r->lock[m];
-
-		fprintf(f, "lock %-12s %" PRIu64 " acquisitions, %" PRIu64
-			   " contended (%.1f %%), wait total %.2f ms, max "
-			   "%.0f us\n",
-			l->name, l->acq, l->cont,
-			l->acq ? 100.0 * (double)l->cont / (double)l->acq : 0,
-			(double)l->wait_ns / 1e6, us(l->max_ns));
-	}
-	if (r->lockwait.count)
-		fprintf(f, "                  contended wait p50 %.0f us  p99 "
-			   "%.0f us\n",
-			us(gs_hist_pct(&r->lockwait, 50)),
-			us(gs_hist_pct(&r->lockwait, 99)));
+	print_locks(f, r);
 	fprintf(f, "critical chain    %u wake-ups per frame (%u cross-process); "
 		   "measured %.1f wake operations, %.1f of them woke a "
 		   "sleeping task\n",
 		r->chain.wakeups, r->chain.cross_process, r->chain_ops_mean,
 		r->chain_woken_mean);
 	print_usage(f, r);
-	fprintf(f, "\nwake-up latency, wake to run (us)    count       p50       "
-		   "p99     p99.9       max\n");
-	for (unsigned k = 0; k < r->nclasses; k++) {
-		const struct gs_hist *h = &r->cls[k].h;
-
-		if (!h->count)
-			continue;
-		fprintf(f, "  %-32s %9" PRIu64 " %9.1f %9.1f %9.1f %9.1f\n",
-			r->cls[k].name, h->count, us(gs_hist_pct(h, 50)),
-			us(gs_hist_pct(h, 99)), us(gs_hist_pct(h, 99.9)),
-			us(h->max));
-	}
-	fprintf(f, "  (timer classes input, audio, net, vsync: lateness "
-		   "after the timer's deadline)\n");
+	print_wake_latency(f, r);
 	if (r->disturb)
 		fprintf(f, "disturbances      %u bursts of %u threads (%s), %" PRIu64
 			   " frames presented during one\n",

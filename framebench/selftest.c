@@ -45,20 +45,12 @@ static unsigned wakeups_per_frame(const struct fb_profile *p)
 	return (unsigned)(n + 0.999);
 }
 
-int fb_self_test(const struct fb_config *cfg)
+/* Prints the calibration and how close 1 ms of calibrated work comes
+ * to 1 ms. */
+static void print_calibration(const struct fb_profile *p)
 {
-	const struct fb_profile *p = &cfg->prof;
 	struct fb_calib cal;
-	struct fb_shm *sh;
-	struct fb_collect col;
-	struct fb_feed feed;
-	bool feed_on;
-	double acc[21], per_frame_ns, pct;
-	unsigned links = wakeups_per_frame(p);
-	const unsigned frames = 100000;
-	uint64_t t0, marker_ns = 0;
-	FILE *devnull = fopen("/dev/null", "w");
-	int status = EXIT_OK;
+	double acc[21];
 
 	fb_calibrate(&cal, 40, 1000);
 	printf("framebench self-test (profile %s)\n", p->name);
@@ -77,6 +69,39 @@ int fb_self_test(const struct fb_config *cfg)
 	       "(median of %zu; min %.3f, max %.3f)\n",
 	       gs_pct_linear(acc, ARRAY_SIZE(acc), 50), ARRAY_SIZE(acc), acc[0],
 	       acc[ARRAY_SIZE(acc) - 1]);
+}
+
+/* What --trace-markers would add to a frame, in ns (0: no tracefs). */
+static uint64_t marker_cost_ns(const struct fb_profile *p)
+{
+	uint64_t t;
+	unsigned per = 2 * p->nstages + 2;
+
+	if (fb_markers_open() != 0)
+		return 0;
+	t = gs_now_ns();
+
+	for (unsigned i = 0; i < 1000; i++)
+		fb_marker_counter("framebench_selftest", i);
+	fb_markers_close();
+	return (gs_now_ns() - t) / 1000 * per;
+}
+
+int fb_self_test(const struct fb_config *cfg)
+{
+	const struct fb_profile *p = &cfg->prof;
+	struct fb_shm *sh;
+	struct fb_collect col;
+	struct fb_feed feed;
+	bool feed_on;
+	double per_frame_ns, pct;
+	unsigned links = wakeups_per_frame(p);
+	const unsigned frames = 100000;
+	uint64_t t0, marker_ns = 0;
+	FILE *devnull = fopen("/dev/null", "w");
+	int status = EXIT_OK;
+
+	print_calibration(p);
 
 	/* the measurement path, on private memory */
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -131,15 +156,7 @@ int fb_self_test(const struct fb_config *cfg)
 	per_frame_ns = (double)(gs_now_ns() - t0) / frames;
 	pct = 100.0 * per_frame_ns / FRAME_NS;
 
-	if (fb_markers_open() == 0) {
-		uint64_t t = gs_now_ns();
-		unsigned per = 2 * p->nstages + 2;
-
-		for (unsigned i = 0; i < 1000; i++)
-			fb_marker_counter("framebench_selftest", i);
-		marker_ns = (gs_now_ns() - t) / 1000 * per;
-		fb_markers_close();
-	}
+	marker_ns = marker_cost_ns(p);
 
 	printf("measurement overhead: %.0f ns per frame (%u wake-up records "
 	       "with 3 clock reads each, chain counters, frame record, %s"

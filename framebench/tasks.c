@@ -361,6 +361,50 @@ static int present(const struct fb_engine *e, const struct fb_task *t,
 	return 0;
 }
 
+/* Runs one frame's plan of a stage, step by step; < 0 when the run
+ * stops. */
+static int run_plan(const struct fb_engine *e, const struct fb_task *t,
+		    const struct fb_stage_plan *plan, uint64_t frame,
+		    struct fb_frame_slot *slot, struct async_state *as)
+{
+	struct fb_shm *sh = e->sh;
+	const struct fb_profile *p = e->p;
+	struct fb_tstat *ts = tstat_of(e, t);
+	unsigned s = t->idx;
+	int rc = 0;
+
+	for (unsigned i = 0; i < plan->nops && rc >= 0; i++) {
+		const struct fb_op *op = &plan->op[i];
+
+		switch (op->kind) {
+		case FB_STEP_WORK:
+			fb_work_ns(op->ns);
+			break;
+		case FB_STEP_LOCK:
+			rc = fb_mutex_lock(sh, (unsigned)op->target, ts);
+			if (rc == 0) {
+				fb_work_ns(op->ns);
+				fb_mutex_unlock(sh, (unsigned)op->target);
+			}
+			break;
+		case FB_STEP_CALL:
+			rc = stage_call(e, t, op, frame, slot);
+			break;
+		case FB_STEP_JOIN:
+			rc = stage_async(e, t, op, plan, frame, slot, as);
+			break;
+		default:
+			rc = p->stage[s].step[op->step].async
+				     ? stage_async(e, t, op, plan, frame,
+						   slot, as)
+				     : stage_fanout(e, t, op, plan, frame,
+						    slot);
+			break;
+		}
+	}
+	return rc;
+}
+
 static void stage_loop(const struct fb_engine *e, const struct fb_task *t)
 {
 	struct fb_shm *sh = e->sh;
@@ -418,35 +462,7 @@ static void stage_loop(const struct fb_engine *e, const struct fb_task *t)
 		}
 
 		fb_plan_stage(p, cfg->seed, frame, s, plan);
-		for (unsigned i = 0; i < plan->nops && rc >= 0; i++) {
-			const struct fb_op *op = &plan->op[i];
-
-			switch (op->kind) {
-			case FB_STEP_WORK:
-				fb_work_ns(op->ns);
-				break;
-			case FB_STEP_LOCK:
-				rc = fb_mutex_lock(sh, (unsigned)op->target, ts);
-				if (rc == 0) {
-					fb_work_ns(op->ns);
-					fb_mutex_unlock(sh, (unsigned)op->target);
-				}
-				break;
-			case FB_STEP_CALL:
-				rc = stage_call(e, t, op, frame, slot);
-				break;
-			case FB_STEP_JOIN:
-				rc = stage_async(e, t, op, plan, frame, slot, &as);
-				break;
-			default:
-				rc = p->stage[s].step[op->step].async
-					     ? stage_async(e, t, op, plan, frame,
-							   slot, &as)
-					     : stage_fanout(e, t, op, plan, frame,
-							    slot);
-				break;
-			}
-		}
+		rc = run_plan(e, t, plan, frame, slot, &as);
 		fb_marker_end();
 		if (rc < 0)
 			break;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * frametrace compare A B: two traces side by side as the profile
- * derivation sees them (profile_roles.h), so a replay can be checked
+ * derivation sees them (profile/pipeline.h), so a replay can be checked
  * against its original: frame times, CPU per frame of each stage (matched
  * by position in the chain), the pool and the services, the chain, the
  * share of wake-ups that cross processes, each thread's share of the
@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "import.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
 #include "json.h"
-#include "model.h"
-#include "profile_roles.h"
+#include "analysis/model.h"
+#include "profile/pipeline.h"
 #include "opttab.h"
 #include "util.h"
 
@@ -249,42 +249,14 @@ static void line(FILE *f, const char *what, const char *x, const char *y, double
 		fprintf(f, "  %-28s %-30s %s\n", what, x, y);
 }
 
-static void text(FILE *f, const struct side *x, const struct side *y)
+/* CPU per frame of each stage, the job pool and each service. */
+static void text_cpu(FILE *f, const struct ft_pr_analysis *a,
+		     const struct ft_pr_analysis *b)
 {
-	const struct ft_pr_analysis *a = &x->a, *b = &y->a;
 	unsigned ns = a->nstages > b->nstages ? a->nstages : b->nstages;
 	unsigned nv = a->nsvc > b->nsvc ? a->nsvc : b->nsvc;
 	char p[64], q[64], l1[48], l2[48];
-	struct row *ra = malloc((a->nstages + a->npool + a->nsvc + 4) * sizeof(*ra));
-	struct row *rb = malloc((b->nstages + b->npool + b->nsvc + 4) * sizeof(*rb));
-	size_t na, nb;
 
-	if (!ra || !rb)
-		gs_die(EXIT_RUNTIME, "out of memory");
-	fprintf(f, "frametrace compare: A %s, B %s\n", x->path, y->path);
-	fprintf(f, "  %-28s %-30s %-30s %6s\n", "", "A", "B", "B/A");
-	snprintf(p, sizeof(p), "%zu of %s (%u)", a->nf, ft_task_comm(&x->t, a->pid), a->pid);
-	snprintf(q, sizeof(q), "%zu of %s (%u)", b->nf, ft_task_comm(&y->t, b->pid), b->pid);
-	line(f, "frames", p, q, NAN);
-	line(f, "frame time p50", ms(p, sizeof(p), a->ft.p50), ms(q, sizeof(q), b->ft.p50),
-	     ratio(a->ft.p50, b->ft.p50));
-	line(f, "frame time p99", ms(p, sizeof(p), a->ft.p99), ms(q, sizeof(q), b->ft.p99),
-	     ratio(a->ft.p99, b->ft.p99));
-	snprintf(p, sizeof(p), a->fps ? "%u FPS (vsync)" : "uncapped", a->fps);
-	snprintf(q, sizeof(q), b->fps ? "%u FPS (vsync)" : "uncapped", b->fps);
-	line(f, "target", p, q, NAN);
-	snprintf(p, sizeof(p), "%u", a->fif);
-	snprintf(q, sizeof(q), "%u", b->fif);
-	line(f, "frames in flight", p, q, NAN);
-	snprintf(p, sizeof(p), "%.0f", a->chain_wakeups);
-	snprintf(q, sizeof(q), "%.0f", b->chain_wakeups);
-	line(f, "chain wake-ups per frame", p, q, ratio(a->chain_wakeups, b->chain_wakeups));
-	snprintf(p, sizeof(p), "%.0f", a->links_p50);
-	snprintf(q, sizeof(q), "%.0f", b->links_p50);
-	line(f, "wake-chain links, p50", p, q, NAN);
-	snprintf(p, sizeof(p), "%.1f %% of %zu", a->wakes ? 100.0 * (double)a->cross / (double)a->wakes : 0, a->wakes);
-	snprintf(q, sizeof(q), "%.1f %% of %zu", b->wakes ? 100.0 * (double)b->cross / (double)b->wakes : 0, b->wakes);
-	line(f, "cross-process wake-ups", p, q, NAN);
 	fprintf(f, "  CPU per frame:\n");
 	for (unsigned k = 0; k < ns; k++) {
 		char what[48];
@@ -323,6 +295,19 @@ static void text(FILE *f, const struct side *x, const struct side *y)
 		line(f, what, p, q, v < a->nsvc && v < b->nsvc
 					    ? ratio(a->svc[v].cpu_frame, b->svc[v].cpu_frame) : NAN);
 	}
+}
+
+/* The CPU share of each role of the game's processes, A's roles first. */
+static void text_roles(FILE *f, const struct side *x, const struct side *y)
+{
+	const struct ft_pr_analysis *a = &x->a, *b = &y->a;
+	char p[64], q[64], l1[48], l2[48];
+	struct row *ra = malloc((a->nstages + a->npool + a->nsvc + 4) * sizeof(*ra));
+	struct row *rb = malloc((b->nstages + b->npool + b->nsvc + 4) * sizeof(*rb));
+	size_t na, nb;
+
+	if (!ra || !rb)
+		gs_die(EXIT_RUNTIME, "out of memory");
 	fprintf(f, "  CPU share of the game's processes (role: thread, share):\n");
 	na = rows_of(a, ra);
 	nb = rows_of(b, rb);
@@ -350,12 +335,45 @@ static void text(FILE *f, const struct side *x, const struct side *y)
 				snprintf(q, sizeof(q), "-");
 			line(f, what, p, q, NAN);
 		}
+	free(ra);
+	free(rb);
+}
+
+static void text(FILE *f, const struct side *x, const struct side *y)
+{
+	const struct ft_pr_analysis *a = &x->a, *b = &y->a;
+	char p[64], q[64], l1[48], l2[48];
+
+	fprintf(f, "frametrace compare: A %s, B %s\n", x->path, y->path);
+	fprintf(f, "  %-28s %-30s %-30s %6s\n", "", "A", "B", "B/A");
+	snprintf(p, sizeof(p), "%zu of %s (%u)", a->nf, ft_task_comm(&x->t, a->pid), a->pid);
+	snprintf(q, sizeof(q), "%zu of %s (%u)", b->nf, ft_task_comm(&y->t, b->pid), b->pid);
+	line(f, "frames", p, q, NAN);
+	line(f, "frame time p50", ms(p, sizeof(p), a->ft.p50), ms(q, sizeof(q), b->ft.p50),
+	     ratio(a->ft.p50, b->ft.p50));
+	line(f, "frame time p99", ms(p, sizeof(p), a->ft.p99), ms(q, sizeof(q), b->ft.p99),
+	     ratio(a->ft.p99, b->ft.p99));
+	snprintf(p, sizeof(p), a->fps ? "%u FPS (vsync)" : "uncapped", a->fps);
+	snprintf(q, sizeof(q), b->fps ? "%u FPS (vsync)" : "uncapped", b->fps);
+	line(f, "target", p, q, NAN);
+	snprintf(p, sizeof(p), "%u", a->fif);
+	snprintf(q, sizeof(q), "%u", b->fif);
+	line(f, "frames in flight", p, q, NAN);
+	snprintf(p, sizeof(p), "%.0f", a->chain_wakeups);
+	snprintf(q, sizeof(q), "%.0f", b->chain_wakeups);
+	line(f, "chain wake-ups per frame", p, q, ratio(a->chain_wakeups, b->chain_wakeups));
+	snprintf(p, sizeof(p), "%.0f", a->links_p50);
+	snprintf(q, sizeof(q), "%.0f", b->links_p50);
+	line(f, "wake-chain links, p50", p, q, NAN);
+	snprintf(p, sizeof(p), "%.1f %% of %zu", a->wakes ? 100.0 * (double)a->cross / (double)a->wakes : 0, a->wakes);
+	snprintf(q, sizeof(q), "%.1f %% of %zu", b->wakes ? 100.0 * (double)b->cross / (double)b->wakes : 0, b->wakes);
+	line(f, "cross-process wake-ups", p, q, NAN);
+	text_cpu(f, a, b);
+	text_roles(f, x, y);
 	snprintf(p, sizeof(p), "%s", ms(l1, sizeof(l1), a->game_cpu / (double)a->nf));
 	snprintf(q, sizeof(q), "%s", ms(l2, sizeof(l2), b->game_cpu / (double)b->nf));
 	line(f, "game CPU per frame", p, q, ratio(a->game_cpu / (double)a->nf,
 						  b->game_cpu / (double)b->nf));
-	free(ra);
-	free(rb);
 }
 
 struct opts {

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "export.h"
-#include "ftutil.h"
-#include "import.h"
+#include "trace/ftutil.h"
+#include "export/export.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
 #include "opttab.h"
 #include "util.h"
 

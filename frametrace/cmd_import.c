@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "import.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
 #include "opttab.h"
-#include "tracefile.h"
+#include "trace/tracefile.h"
 #include "util.h"
 
 struct opts {

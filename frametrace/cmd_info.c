@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "tracefile.h"
+#include "trace/ftutil.h"
+#include "trace/tracefile.h"
 #include "util.h"
 
 int ft_cmd_info(int argc, char **argv)

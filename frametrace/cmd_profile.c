@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "import.h"
-#include "model.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
+#include "analysis/model.h"
 #include "opttab.h"
-#include "present.h"
-#include "profile_roles.h"
-#include "profile_write.h"
+#include "trace/present.h"
+#include "profile/pipeline.h"
+#include "profile/profile_write.h"
 #include "util.h"
 
 static void parse_frames(const char *arg, struct ft_pr_opts *o)

@@ -19,19 +19,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "record/child.h"
 #include "cmds.h"
-#include "feed.h"
-#include "ftbpf.h"
-#include "ftutil.h"
+#include "record/feed.h"
+#include "record/ftbpf.h"
+#include "trace/ftutil.h"
 #include "opttab.h"
-#include "present_attach.h"
-#include "procnames.h"
-#include "recopts.h"
-#include "steal.h"
-#include "tracefile.h"
+#include "record/present_attach.h"
+#include "record/procnames.h"
+#include "record/recopts.h"
+#include "trace/steal.h"
+#include "trace/tracefile.h"
 #include "util.h"
-#include "watch.h"
+#include "record/watch.h"
 
 #define BATCH (1u << 18)
 

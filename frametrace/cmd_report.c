@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "import.h"
+#include "trace/ftutil.h"
+#include "import/import.h"
 #include "opttab.h"
-#include "report.h"
+#include "export/report.h"
 #include "util.h"
 
 struct opts {

@@ -8,7 +8,7 @@
  * file, with a one-line note that already names the delay's origin.
  * watch.h lists the pieces; this file is the command that runs them.
  */
-#include "watch.h"
+#include "record/watch.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,14 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "record/child.h"
 #include "cmds.h"
-#include "ftutil.h"
+#include "trace/ftutil.h"
 #include "opttab.h"
 #include "pidlock.h"
-#include "marker.h"
-#include "procnames.h"
-#include "recopts.h"
+#include "trace/marker.h"
+#include "record/procnames.h"
+#include "record/recopts.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_sig, usr1;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "ftutil.h"
-#include "tracefile.h"
+#include "trace/ftutil.h"
+#include "trace/tracefile.h"
 #include "util.h"
 #include "version.h"
 

@@ -4,29 +4,39 @@
 #
 # The program is build/frametrace, so its objects live in build/ft/ (the
 # generic rule would put them in a directory of that same name).
-
-FT_CORE_SRCS := frametrace/ftutil.c frametrace/trace.c frametrace/tracefile.c \
-	frametrace/finish.c frametrace/marker.c frametrace/model.c frametrace/model_query.c \
-	frametrace/feed.c frametrace/procnames.c frametrace/steal.c \
-	frametrace/import.c frametrace/importer.c frametrace/import_text.c frametrace/import_perf.c \
-	frametrace/import_ftrace.c frametrace/import_events.c frametrace/import_procs.c \
-	frametrace/import_mangohud.c frametrace/present.c \
-	frametrace/explain.c frametrace/report.c frametrace/report_text.c \
-	frametrace/report_json.c frametrace/report_dot.c frametrace/html.c \
-	frametrace/export.c
-FT_BPF_SRCS := frametrace/ftbpf.c frametrace/child.c frametrace/cmd_record.c \
-	frametrace/cmd_watch.c frametrace/recopts.c frametrace/watch_ring.c frametrace/watch_trigger.c \
-	frametrace/mangotail.c frametrace/capture.c frametrace/present_attach.c
-# main.c dispatches to one cmd_<name>.c per subcommand
+#
+# One room per part, the commands at the top (main.c dispatches to one
+# cmd_<name>.c per subcommand): trace/ the trace in memory and in its file
+# (the record format the BPF side shares, frames from markers and present
+# calls, steal), record/ the BPF recorder and the flight recorder, import/
+# the importers of other tools' text, analysis/ the timeline and the
+# slow-frame explanation, export/ the reports and the Perfetto export,
+# profile/ a recorded game's pipeline derived as a workload profile. A room
+# includes another's header by its room ("trace/trace.h", -Iframetrace),
+# never by climbing up ("../").
+FT_TRACE_SRCS := $(addprefix frametrace/trace/,ftutil.c trace.c tracefile_write.c \
+	tracefile_read.c finish.c marker.c present.c steal.c)
+FT_IMPORT_SRCS := $(addprefix frametrace/import/,import.c importer.c import_text.c \
+	import_perf.c import_ftrace.c import_events.c import_procs.c import_mangohud.c)
+FT_ANALYSIS_SRCS := $(addprefix frametrace/analysis/,model.c model_events.c \
+	model_query.c explain.c)
+FT_EXPORT_SRCS := $(addprefix frametrace/export/,report.c report_text.c report_json.c \
+	report_dot.c html.c export.c)
+# the core: what the unit tests and the fuzzers link (the process names and
+# framebench's feed are the recorder's, but need no BPF)
+FT_CORE_SRCS := $(FT_TRACE_SRCS) $(FT_IMPORT_SRCS) $(FT_ANALYSIS_SRCS) \
+	$(FT_EXPORT_SRCS) frametrace/record/feed.c frametrace/record/procnames.c
+FT_BPF_SRCS := $(addprefix frametrace/record/,ftbpf.c child.c recopts.c watch_ring.c \
+	watch_trigger.c mangotail.c capture.c present_attach.c) \
+	frametrace/cmd_record.c frametrace/cmd_watch.c
 FT_MAIN_SRCS := frametrace/main.c frametrace/cmd_import.c frametrace/cmd_report.c \
 	frametrace/cmd_export.c frametrace/cmd_info.c frametrace/cmd_trigger.c
 # profile and compare (a replay of a recorded game), outside the core the
 # fuzzers build: profile checks what it writes with the workload profile
 # parser (lib/fbprofile.c).
-FT_PROF_SRCS := frametrace/profile_fit.c frametrace/profile_sig.c \
-	frametrace/profile_roles.c frametrace/profile_side.c \
-	frametrace/profile_acts.c frametrace/profile_steps.c frametrace/profile_write.c frametrace/cmd_profile.c \
-	frametrace/cmd_compare.c
+FT_PROF_SRCS := $(addprefix frametrace/profile/,profile_fit.c profile_sig.c \
+	profile_roles.c profile_side.c profile_acts.c profile_steps.c profile_write.c) \
+	frametrace/cmd_profile.c frametrace/cmd_compare.c
 
 FT_OBJ = $(patsubst frametrace/%.c,$(BUILD)/ft/%.o,$(1))
 FT_CORE_OBJS := $(call FT_OBJ,$(FT_CORE_SRCS))
@@ -36,12 +46,14 @@ FT_ALL_OBJS := $(FT_CORE_OBJS) $(call FT_OBJ,$(FT_BPF_SRCS) $(FT_MAIN_SRCS)) \
 
 $(BUILD)/ft/%.o: frametrace/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -Iframetrace -MMD -MP -c $< -o $@
 
-$(BUILD)/bpf/frametrace.bpf.o: frametrace/frametrace.bpf.c frametrace/frametrace.h
+$(BUILD)/bpf/frametrace.bpf.o: frametrace/record/frametrace.bpf.c \
+	frametrace/trace/frametrace.h frametrace/record/futex.bpf.h
+$(BUILD)/bpf/frametrace.bpf.o: BPF_CFLAGS += -Iframetrace
 
 # ftbpf.c includes the generated skeleton
-$(BUILD)/ft/ftbpf.o: $(BUILD)/bpf/frametrace.skel.h
+$(BUILD)/ft/record/ftbpf.o: $(BUILD)/bpf/frametrace.skel.h
 
 PROGRAMS += $(BUILD)/frametrace
 $(BUILD)/frametrace: $(FT_ALL_OBJS) $(LIBGS)
@@ -58,7 +70,7 @@ $(FT_LIB): $(FT_LIB_OBJS)
 # cmocka unit tests (their own rule: they link the frametrace core), by
 # subject: reading traces, analysing them, and what is written for others.
 FT_TEST_HELPERS := $(BUILD)/tests/test_frametrace_helpers.o
-FT_UNIT_TESTS := test_frametrace_input test_frametrace_analysis \
+FT_UNIT_TESTS := test_frametrace_input test_frametrace_import test_frametrace_analysis \
 	test_frametrace_output test_frametrace_procs
 TESTS += $(FT_UNIT_TESTS:%=$(BUILD)/tests/%)
 $(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
@@ -67,13 +79,15 @@ $(FT_UNIT_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
 $(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
 
-# The derivation of frametrace profile on hand-made timelines.
-TESTS += $(BUILD)/tests/test_frametrace_profile
-$(BUILD)/tests/test_frametrace_profile: $(BUILD)/tests/test_frametrace_profile.o \
+# The derivation of frametrace profile: its arithmetic, and the whole of
+# it on hand-made timelines.
+FT_PROF_TESTS := test_frametrace_fit test_frametrace_profile
+TESTS += $(FT_PROF_TESTS:%=$(BUILD)/tests/%)
+$(FT_PROF_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
 		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(BUILD)/tests/test_frametrace_profile.o: CFLAGS += -Iframetrace
+$(FT_PROF_TESTS:%=$(BUILD)/tests/%.o): CFLAGS += -Iframetrace
 
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus
@@ -89,10 +103,11 @@ FUZZ_CC ?= clang-19
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined \
 	-Ilib -Iframetrace -I$(BUILD)
-FUZZ_SRCS := $(FT_CORE_SRCS) $(LIB_SRCS)
+# (lib/bpfcost.c wants libbpf, which the fuzzers neither need nor link)
+FUZZ_SRCS := $(FT_CORE_SRCS) $(filter-out lib/bpfcost.c,$(LIB_SRCS))
 FUZZERS := $(BUILD)/fuzz/fuzz_trace $(BUILD)/fuzz/fuzz_text
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(FUZZ_SRCS) frametrace/*.h lib/*.h
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(FUZZ_SRCS) frametrace/*/*.h lib/*.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRCS) -o $@ -lm -lpthread
 
@@ -110,10 +125,11 @@ fuzz-frametrace: $(FUZZERS)
 # Cross-check with perf sched latency on the committed fixture (and, with
 # two arguments, on a fresh recording: tests/frametrace_crosscheck.sh).
 TESTS += $(BUILD)/tests/test_frametrace_crosscheck
-$(BUILD)/tests/test_frametrace_crosscheck: $(BUILD)/tests/test_frametrace_crosscheck.o $(FT_LIB) $(LIBGS)
+$(BUILD)/tests/test_frametrace_crosscheck: $(BUILD)/tests/test_frametrace_crosscheck.o \
+		$(BUILD)/tests/perf_sched.o $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(BUILD)/tests/test_frametrace_crosscheck.o: CFLAGS += -Iframetrace
+$(BUILD)/tests/test_frametrace_crosscheck.o $(BUILD)/tests/perf_sched.o: CFLAGS += -Iframetrace
 
 INTEGRATION_TESTS += tests/frametrace_cli.sh tests/frametrace_crosscheck.sh \
 	tests/frametrace_record.sh tests/frametrace_watch.sh tests/frametrace_present.sh \

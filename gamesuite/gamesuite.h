@@ -112,12 +112,31 @@ enum gsu_sched_status {
 	GSU_SCHED_FAILED,	/* failed to load too often: given up */
 };
 
+/*
+ * What an arm is. A sched_ext loader takes over the scheduling; the
+ * others leave the kernel's own scheduler in charge: the default as it
+ * is, a player's remedy applied to the workload (nice:N, fifo,
+ * slice:US), or a steering program that runs beside it and changes
+ * threads' attributes (lavd --eevdf: a command with --eevdf).
+ */
+enum gsu_arm {
+	GSU_ARM_LOADER,
+	GSU_ARM_DEFAULT,
+	GSU_ARM_REMEDY,
+	GSU_ARM_STEER,
+};
+
+enum gsu_remedy { GSU_REM_NICE, GSU_REM_FIFO, GSU_REM_SLICE };
+
 struct gsu_sched {
 	char label[GSU_NAME_MAX];	/* name in every output */
 	char *command;			/* as given; "" for the default */
 	char **argv;			/* split command (NULL for default) */
 	int argc;
 	bool is_default;		/* eevdf / default: no loader */
+	enum gsu_arm arm;
+	enum gsu_remedy remedy;		/* GSU_ARM_REMEDY: which */
+	int remedy_value;		/* the nice value, the slice in us */
 	char expected_ops[GSU_NAME_MAX]; /* root/ops must match this */
 	bool ops_given;			/* --ops NAME (else derived) */
 	char resolved[512];		/* program path */
@@ -126,7 +145,14 @@ struct gsu_sched {
 	int load_failures;		/* consecutive */
 };
 
-/* Parses a --sched value: "eevdf"/"default"/"cfs" or a command line.
+/* The kernel's own scheduler stays in charge: no sched_ext involved. */
+static inline bool gsu_arm_native(const struct gsu_sched *s)
+{
+	return s->arm != GSU_ARM_LOADER;
+}
+
+/* Parses a --sched value: "eevdf"/"default"/"cfs", a remedy (nice:N,
+ * fifo, slice:US) or a command line.
  * Returns 0, or -1 with a message in err (empty or unbalanced quotes). */
 int gsu_sched_init(struct gsu_sched *s, const char *cmd, char *err,
 		   size_t errlen);

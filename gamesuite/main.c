@@ -182,8 +182,9 @@ static void name_sched(struct gsu_results *r, int id, const char *name)
 		gs_strlcpy(s->label, name, GSU_NAME_MAX);
 		return;
 	}
-	if (s->is_default)
-		gs_die(EXIT_USAGE, "option --ops: the kernel default has no ops");
+	if (gsu_arm_native(s))
+		gs_die(EXIT_USAGE, "option --ops: '%s' leaves the kernel's own "
+		       "scheduler in charge: it has no ops", s->label);
 	gs_strlcpy(s->expected_ops, name, GSU_NAME_MAX);
 	s->ops_given = true;
 }

@@ -5,7 +5,7 @@
 # $(BUILD)/gamesuite/ (the generic rule's place): they go to
 # $(BUILD)/obj/gamesuite/ and into an archive the unit tests link too.
 GAMESUITE_SRCS := gamesuite/suite.c gamesuite/proc.c gamesuite/sched.c \
-	gamesuite/machine.c gamesuite/workload.c gamesuite/parse.c gamesuite/runner.c \
+	gamesuite/machine.c gamesuite/workload.c gamesuite/wcheck.c gamesuite/parse.c gamesuite/runner.c \
 	gamesuite/verdict.c gamesuite/out_text.c gamesuite/out_json.c \
 	gamesuite/out_html.c gamesuite/tune.c gamesuite/tune_write.c
 GAMESUITE_OBJS := $(GAMESUITE_SRCS:gamesuite/%.c=$(BUILD)/obj/gamesuite/%.o)

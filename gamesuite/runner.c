@@ -57,7 +57,7 @@ void gsu_prepare(struct gsu_results *r)
 
 		s->status = GSU_SCHED_OK;
 		s->note[0] = '\0';
-		if (s->is_default)
+		if (s->is_default || s->arm == GSU_ARM_REMEDY)
 			continue;
 		if (gsu_resolve(s->argv[0], s->resolved, sizeof(s->resolved))) {
 			s->status = GSU_SCHED_UNKNOWN;
@@ -65,7 +65,7 @@ void gsu_prepare(struct gsu_results *r)
 				 "no program '%s' (looked next to gamesuite "
 				 "and in PATH)",
 				 s->argv[0]);
-		} else if (!have_scx) {
+		} else if (!have_scx && s->arm == GSU_ARM_LOADER) {
 			s->status = GSU_SCHED_UNAVAILABLE;
 			snprintf(s->note, sizeof(s->note),
 				 "this kernel has no sched_ext (%s is missing)",
@@ -272,6 +272,38 @@ static bool watch_workload(const struct gsu_settings *set, struct gsu_sched *s,
 	return true;
 }
 
+/* A run's status from how the workload ended: the scheduler ejected,
+ * the workload timed out or failed, or its results could not be read;
+ * why holds the scheduler's reason, the workload's goes there too. */
+static void judge_workload(const struct gsu_workload *w,
+			   const struct gsu_exec *x, const struct gsu_proc *wp,
+			   struct gsu_run *run, bool sched_ok, bool timed_out,
+			   char *why, size_t whylen, const char *slog)
+{
+	char d[96];
+
+	gsu_describe_status(wp->status, d, sizeof(d));
+	if (!sched_ok) {
+		run->status = GSU_RUN_EJECTED;
+		append_reason(run, "%s", why);
+		set_tail(run, slog);
+	} else if (timed_out) {
+		run->status = GSU_RUN_TIMEOUT;
+		append_reason(run, "workload ran past %.0f s and was "
+			      "stopped", (double)x->timeout_ns / 1e9);
+		set_tail(run, x->log);
+	} else if (!wp->stopped_by_us &&
+		   (!WIFEXITED(wp->status) || WEXITSTATUS(wp->status))) {
+		run->status = GSU_RUN_CRASHED;
+		append_reason(run, "workload %s", d);
+		set_tail(run, x->log);
+	} else if (gsu_exec_collect(w, x, run, why, whylen)) {
+		run->status = GSU_RUN_CRASHED;
+		append_reason(run, "%s", why);
+		set_tail(run, x->log);
+	}
+}
+
 static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 			    struct probe_state *ps)
 {
@@ -320,7 +352,7 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	run->load_s = ld.load_s;
 
 	/* the workload */
-	if (gsu_exec_build(r->suite, w, dir, &x, err, sizeof(err))) {
+	if (gsu_exec_build(r->suite, w, s, dir, &x, err, sizeof(err))) {
 		run->status = GSU_RUN_CRASHED;
 		append_reason(run, "%s", err);
 		goto unload;
@@ -349,30 +381,9 @@ static enum run_end one_run(struct gsu_results *r, struct gsu_run *run,
 	run->workload_cpu_s = rusage_s(&wp.ru);
 	run->exit_status = WIFEXITED(wp.status) ? WEXITSTATUS(wp.status)
 			   : WIFSIGNALED(wp.status) ? -WTERMSIG(wp.status) : 0;
-	if (run->status == GSU_RUN_OK) {
-		char d[96];
-
-		gsu_describe_status(wp.status, d, sizeof(d));
-		if (!sched_ok) {
-			run->status = GSU_RUN_EJECTED;
-			append_reason(run, "%s", why);
-			set_tail(run, slog);
-		} else if (timed_out) {
-			run->status = GSU_RUN_TIMEOUT;
-			append_reason(run, "workload ran past %.0f s and was "
-				      "stopped", (double)x.timeout_ns / 1e9);
-			set_tail(run, x.log);
-		} else if (!wp.stopped_by_us &&
-			   (!WIFEXITED(wp.status) || WEXITSTATUS(wp.status))) {
-			run->status = GSU_RUN_CRASHED;
-			append_reason(run, "workload %s", d);
-			set_tail(run, x.log);
-		} else if (gsu_exec_collect(w, &x, run, why, sizeof(why))) {
-			run->status = GSU_RUN_CRASHED;
-			append_reason(run, "%s", why);
-			set_tail(run, x.log);
-		}
-	}
+	if (run->status == GSU_RUN_OK)
+		judge_workload(w, &x, &wp, run, sched_ok, timed_out, why,
+			       sizeof(why), slog);
 	gsu_exec_free(&x);
 	own = rusage_s(&wp.ru) + (self_cpu_s() - self_a);
 

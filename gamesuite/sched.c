@@ -23,6 +23,39 @@ const char *gsu_sched_status_name(enum gsu_sched_status st)
 	return "?";
 }
 
+/* nice:N, fifo, slice:US: 1 when cmd is one (s filled), 0 when not,
+ * -1 with a message when it is one with a bad value. */
+static int parse_remedy(struct gsu_sched *s, const char *cmd, char *err,
+			size_t errlen)
+{
+	long v = 0;
+	char *end;
+
+	if (!strcmp(cmd, "fifo")) {
+		s->remedy = GSU_REM_FIFO;
+	} else if (!strncmp(cmd, "nice:", 5) || !strncmp(cmd, "slice:", 6)) {
+		bool nice = cmd[0] == 'n';
+		const char *num = cmd + (nice ? 5 : 6);
+
+		errno = 0;
+		v = strtol(num, &end, 10);
+		if (!*num || *end || errno || (nice ? v < -20 || v > 19 :
+					       v < 100 || v > 100000)) {
+			snprintf(err, errlen, "option --sched: '%s': expected %s",
+				 cmd, nice ? "nice:N with N in -20..19" :
+				 "slice:US with US in 100..100000");
+			return -1;
+		}
+		s->remedy = nice ? GSU_REM_NICE : GSU_REM_SLICE;
+	} else {
+		return 0;
+	}
+	s->arm = GSU_ARM_REMEDY;
+	s->remedy_value = (int)v;
+	gs_strlcpy(s->label, cmd, sizeof(s->label));
+	return 1;
+}
+
 int gsu_sched_init(struct gsu_sched *s, const char *cmd, char *err,
 		   size_t errlen)
 {
@@ -44,9 +77,16 @@ int gsu_sched_init(struct gsu_sched *s, const char *cmd, char *err,
 		snprintf(err, errlen, "option --sched: empty scheduler command");
 		goto fail;
 	}
+	switch (parse_remedy(s, s->command, err, errlen)) {
+	case 1:
+		return 0;
+	case -1:
+		goto fail;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(default_names); i++)
 		if (!strcmp(s->command, default_names[i])) {
 			s->is_default = true;
+			s->arm = GSU_ARM_DEFAULT;
 			gs_strlcpy(s->label, s->command, sizeof(s->label));
 			return 0;
 		}
@@ -70,6 +110,9 @@ int gsu_sched_init(struct gsu_sched *s, const char *cmd, char *err,
 		if (*c == '.' || *c == '"' || *c == '\\')
 			*c = '_';
 	gs_strlcpy(s->label, label, sizeof(s->label));
+	for (int i = 1; i < s->argc; i++)
+		if (!strcmp(s->argv[i], "--eevdf"))
+			s->arm = GSU_ARM_STEER;
 	/* expected ops: the program name less a "scx_" prefix */
 	if (!strncmp(base, "scx_", 4) && base[4])
 		base += 4;
@@ -106,13 +149,65 @@ static void nap(void)
 	gsu_sleep_ns(20 * NSEC_PER_MSEC);
 }
 
+/* Starts the scheduler's command (its resolved path as argv[0]), its
+ * output into log_path; -1 with the reason in why. */
+static int spawn_loader(const struct gsu_sched *s, const char *log_path,
+			struct gsu_proc *proc, char *why, size_t whylen)
+{
+	char **argv = calloc((size_t)s->argc + 1, sizeof(*argv));
+	int rc;
+
+	if (!argv) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	argv[0] = (char *)s->resolved;
+	for (int i = 1; i < s->argc; i++)
+		argv[i] = s->argv[i];
+	rc = gsu_spawn(proc, argv, NULL, log_path, why, whylen);
+	free(argv);
+	return rc ? -1 : 0;
+}
+
+/*
+ * A steering program beside the kernel's scheduler: it is running when
+ * it is still alive after a second (lavd --eevdf has attached and taken
+ * its first readings by then).
+ */
+static enum gsu_start start_steering(const struct gsu_sched *s,
+				     uint64_t stop_timeout_ns,
+				     const char *log_path, struct gsu_loaded *out,
+				     char *why, size_t whylen)
+{
+	uint64_t t0 = gs_now_ns();
+	char st[96];
+
+	if (spawn_loader(s, log_path, &out->proc, why, whylen))
+		return GSU_START_FAILED;
+	while (gs_now_ns() - t0 < NSEC_PER_SEC) {
+		if (gsu_stop_signal) {
+			gsu_proc_stop(&out->proc, SIGINT, stop_timeout_ns);
+			snprintf(why, whylen, "interrupted while starting");
+			return GSU_START_INTERRUPTED;
+		}
+		if (gsu_proc_poll(&out->proc)) {
+			gsu_describe_status(out->proc.status, st, sizeof(st));
+			snprintf(why, whylen, "steering program exited at start (%s)", st);
+			return GSU_START_FAILED;
+		}
+		nap();
+	}
+	out->load_s = (double)(gs_now_ns() - t0) / 1e9;
+	return GSU_START_OK;
+}
+
 enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 			       uint64_t timeout_ns, uint64_t stop_timeout_ns,
 			       const char *log_path, struct gsu_loaded *out,
 			       char *why, size_t whylen)
 {
 	struct gs_scx snap;
-	char **argv, st[96];
+	char st[96];
 	uint64_t t0, deadline;
 	int empty_ops = 0;
 	long long pre_seq;
@@ -127,25 +222,17 @@ enum gsu_start gsu_sched_start(const struct gsu_sched *s, const char *root,
 			 snap.ops[0] ? snap.ops : "?");
 		return GSU_START_WRONG;
 	}
-	if (s->is_default) {
+	if (gsu_arm_native(s)) {
 		out->active = snap;
+		if (s->arm == GSU_ARM_STEER)
+			return start_steering(s, stop_timeout_ns, log_path, out,
+					      why, whylen);
 		return GSU_START_OK;
 	}
 	pre_seq = snap.enable_seq;
-	argv = calloc((size_t)s->argc + 1, sizeof(*argv));
-	if (!argv) {
-		snprintf(why, whylen, "out of memory");
-		return GSU_START_FAILED;
-	}
-	argv[0] = (char *)s->resolved;
-	for (int i = 1; i < s->argc; i++)
-		argv[i] = s->argv[i];
 	t0 = gs_now_ns();
-	if (gsu_spawn(&out->proc, argv, NULL, log_path, why, whylen)) {
-		free(argv);
+	if (spawn_loader(s, log_path, &out->proc, why, whylen))
 		return GSU_START_FAILED;
-	}
-	free(argv);
 	deadline = t0 + timeout_ns;
 	for (;;) {
 		if (gsu_stop_signal) {
@@ -218,7 +305,13 @@ bool gsu_sched_check(const struct gsu_sched *s, const char *root,
 	char st[96];
 
 	gs_scx_read(root, &now);
-	if (s->is_default) {
+	if (s->arm == GSU_ARM_STEER && gsu_proc_poll(&l->proc)) {
+		gsu_describe_status(l->proc.status, st, sizeof(st));
+		snprintf(why, whylen, "the steering program exited during the run "
+			 "(%s)", st);
+		return false;
+	}
+	if (gsu_arm_native(s)) {
 		if (gs_scx_enabled(&now)) {
 			snprintf(why, whylen, "sched_ext scheduler '%s' was "
 				 "enabled during the run", now.ops);
@@ -266,7 +359,7 @@ int gsu_sched_stop(const struct gsu_sched *s, const char *root,
 	uint64_t deadline;
 
 	why[0] = '\0';
-	if (!s->is_default && l->proc.pid)
+	if ((s->arm == GSU_ARM_LOADER || s->arm == GSU_ARM_STEER) && l->proc.pid)
 		gsu_proc_stop(&l->proc, SIGINT, timeout_ns);
 	deadline = gs_now_ns() + timeout_ns;
 	for (;;) {

@@ -318,14 +318,10 @@ static int finish_workload(struct pctx *c, struct gsu_suite *s,
 	return 0;
 }
 
-int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
-		    char *err, size_t errlen)
+/* The suite's name and folder from its path, and the defaults of its keys. */
+static void suite_init(struct gsu_suite *s, const char *path)
 {
-	struct pctx c = { .path = path, .err = err, .errlen = errlen };
-	char *line = NULL, tmp[512];
-	size_t cap = 0;
-	ssize_t len;
-	struct gsu_workload *cur = NULL;
+	char tmp[512];
 
 	memset(s, 0, sizeof(*s));
 	gs_strlcpy(s->path, path, sizeof(s->path));
@@ -345,6 +341,53 @@ int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
 	s->duration_ns = 10 * NSEC_PER_SEC;
 	s->confidence = 0.95;
 	s->seed = 1;
+}
+
+/* A 'workload NAME' line: a new workload, its keys at their defaults;
+ * NULL after the message (a bad or repeated name). */
+static struct gsu_workload *new_workload(struct pctx *c, struct gsu_suite *s,
+					 const char *val)
+{
+	struct gsu_workload *nw, *w;
+
+	if (!valid_name(val)) {
+		perr(c, "workload: expected a name of letters, "
+			 "digits, '_', '-' or '+' (at most %d), "
+			 "got '%s'", GSU_NAME_MAX - 1, val);
+		return NULL;
+	}
+	for (int i = 0; i < s->nw; i++)
+		if (!strcmp(s->w[i].name, val)) {
+			perr(c, "workload '%s' defined twice "
+				 "(first at line %d)",
+			     val, s->w[i].line);
+			return NULL;
+		}
+	nw = realloc(s->w, (size_t)(s->nw + 1) * sizeof(*nw));
+	if (!nw) {
+		perr(c, "out of memory");
+		return NULL;
+	}
+	s->w = nw;
+	w = &s->w[s->nw++];
+	memset(w, 0, sizeof(*w));
+	gs_strlcpy(w->name, val, sizeof(w->name));
+	w->kind = GSU_NKINDS;
+	w->line = c->line;
+	w->fps = -1;
+	return w;
+}
+
+int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
+		    char *err, size_t errlen)
+{
+	struct pctx c = { .path = path, .err = err, .errlen = errlen };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	struct gsu_workload *cur = NULL;
+
+	suite_init(s, path);
 
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *l, *key, *val;
@@ -367,36 +410,12 @@ int gsu_suite_parse(FILE *f, const char *path, struct gsu_suite *s,
 			*val++ = '\0';
 		val = gs_trim(val);
 		if (!strcmp(key, "workload")) {
-			struct gsu_workload *nw;
-
 			strip_comment(val);
 			if (cur && finish_workload(&c, s, cur))
 				goto fail;
-			if (!valid_name(val)) {
-				perr(&c, "workload: expected a name of letters, "
-					 "digits, '_', '-' or '+' (at most %d), "
-					 "got '%s'", GSU_NAME_MAX - 1, val);
+			cur = new_workload(&c, s, val);
+			if (!cur)
 				goto fail;
-			}
-			for (int i = 0; i < s->nw; i++)
-				if (!strcmp(s->w[i].name, val)) {
-					perr(&c, "workload '%s' defined twice "
-						 "(first at line %d)",
-					     val, s->w[i].line);
-					goto fail;
-				}
-			nw = realloc(s->w, (size_t)(s->nw + 1) * sizeof(*nw));
-			if (!nw) {
-				perr(&c, "out of memory");
-				goto fail;
-			}
-			s->w = nw;
-			cur = &s->w[s->nw++];
-			memset(cur, 0, sizeof(*cur));
-			gs_strlcpy(cur->name, val, sizeof(cur->name));
-			cur->kind = GSU_NKINDS;
-			cur->line = c.line;
-			cur->fps = -1;
 			if (s->nw == 1)	/* the suite's keys end here */
 				c.nsuite = c.nseen;
 			c.nseen = c.nsuite;

@@ -248,8 +248,92 @@ static int game_env(const struct gsu_workload *w, const char *dir,
 	return ne;
 }
 
+/*
+ * A remedy arm before a workload that is not framebench: nice(1) or
+ * chrt(1) in front of its command. 0, or -1 with why (no such program,
+ * or a slice request, which only framebench can make for its threads).
+ */
+static int remedy_prefix(const struct gsu_sched *arm, struct argv_b *b,
+			 char *err, size_t errlen)
+{
+	char path[512];
+	bool fifo = arm->remedy == GSU_REM_FIFO;
+
+	if (arm->remedy == GSU_REM_SLICE) {
+		snprintf(err, errlen, "arm %s: a slice request applies to "
+			 "framebench workloads only", arm->label);
+		return -1;
+	}
+	if (gsu_resolve(fifo ? "chrt" : "nice", path, sizeof(path))) {
+		snprintf(err, errlen, "arm %s: no program '%s'", arm->label,
+			 fifo ? "chrt" : "nice");
+		return -1;
+	}
+	add(b, path);
+	add(b, fifo ? "-f" : "-n");
+	if (fifo)
+		add(b, "1");
+	else
+		addf(b, "%d", arm->remedy_value);
+	return 0;
+}
+
+/* framebench applies a remedy to its own game threads */
+static void remedy_framebench(const struct gsu_sched *arm, struct argv_b *b)
+{
+	switch (arm->remedy) {
+	case GSU_REM_NICE:
+		add(b, "--nice");
+		addf(b, "%d", arm->remedy_value);
+		break;
+	case GSU_REM_FIFO:
+		add(b, "--rt");
+		break;
+	case GSU_REM_SLICE:
+		add(b, "--slice-us");
+		addf(b, "%d", arm->remedy_value);
+		break;
+	}
+}
+
+/* framebench's command line: the workload's profile, duration, seed,
+ * FPS cap and background, its results into dir. */
+static void framebench_args(const struct gsu_suite *s,
+			    const struct gsu_workload *w, const char *dir,
+			    uint64_t dur, struct gsu_exec *x, struct argv_b *b)
+{
+	snprintf(x->json, sizeof(x->json), "%s/framebench.json", dir);
+	snprintf(x->csv, sizeof(x->csv), "%s/frames.csv", dir);
+	if (w->profile[0]) {
+		add(b, "--profile");
+		add(b, w->profile);
+	}
+	add(b, "--duration");
+	addf(b, "%llums", (unsigned long long)(dur / NSEC_PER_MSEC));
+	add(b, "--seed");
+	addf(b, "%llu", (unsigned long long)(w->has_seed ? w->seed
+							  : s->seed));
+	if (w->fps >= 0) {
+		add(b, "--fps");
+		addf(b, "%d", w->fps);
+	}
+	for (int i = 0; i < w->nbg; i++) {
+		add(b, "--bg");
+		add(b, w->bg[i]);
+	}
+	add(b, "--json");
+	add(b, x->json);
+	add(b, "--csv");
+	add(b, x->csv);
+	add(b, "--no-feed");
+	add(b, "--quiet");
+	/* calibration and warm-up come on top of the duration */
+	x->timeout_ns = 2 * dur + 60 * NSEC_PER_SEC;
+}
+
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
-		   const char *dir, struct gsu_exec *x, char *err, size_t errlen)
+		   const struct gsu_sched *arm, const char *dir,
+		   struct gsu_exec *x, char *err, size_t errlen)
 {
 	uint64_t dur = gsu_workload_duration(s, w);
 	unsigned secs = (unsigned)((dur + NSEC_PER_SEC / 2) / NSEC_PER_SEC);
@@ -266,36 +350,17 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 		return -1;
 	}
 	snprintf(x->log, sizeof(x->log), "%s/output.log", dir);
+	if (arm && arm->arm != GSU_ARM_REMEDY)
+		arm = NULL;
+	if (arm && w->kind != GSU_FRAMEBENCH &&
+	    remedy_prefix(arm, &b, err, errlen)) {
+		gsu_free_words(b.v);
+		return -1;
+	}
 	add(&b, w->resolved);
 	switch (w->kind) {
 	case GSU_FRAMEBENCH:
-		snprintf(x->json, sizeof(x->json), "%s/framebench.json", dir);
-		snprintf(x->csv, sizeof(x->csv), "%s/frames.csv", dir);
-		if (w->profile[0]) {
-			add(&b, "--profile");
-			add(&b, w->profile);
-		}
-		add(&b, "--duration");
-		addf(&b, "%llums", (unsigned long long)(dur / NSEC_PER_MSEC));
-		add(&b, "--seed");
-		addf(&b, "%llu", (unsigned long long)(w->has_seed ? w->seed
-								  : s->seed));
-		if (w->fps >= 0) {
-			add(&b, "--fps");
-			addf(&b, "%d", w->fps);
-		}
-		for (int i = 0; i < w->nbg; i++) {
-			add(&b, "--bg");
-			add(&b, w->bg[i]);
-		}
-		add(&b, "--json");
-		add(&b, x->json);
-		add(&b, "--csv");
-		add(&b, x->csv);
-		add(&b, "--no-feed");
-		add(&b, "--quiet");
-		/* calibration and warm-up come on top of the duration */
-		x->timeout_ns = 2 * dur + 60 * NSEC_PER_SEC;
+		framebench_args(s, w, dir, dur, x, &b);
 		break;
 	case GSU_SCHBENCH:
 		add(&b, "-r");
@@ -331,6 +396,8 @@ int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
 	if (w->kind != GSU_GAME)
 		for (int i = 0; i < w->nargs; i++)
 			add(&b, w->args[i]);
+	if (arm && w->kind == GSU_FRAMEBENCH)
+		remedy_framebench(arm, &b);
 	if (w->timeout_ns) {
 		if (w->kind == GSU_GAME && x->stop_ns > w->timeout_ns)
 			x->stop_ns = w->timeout_ns;
@@ -360,127 +427,12 @@ void gsu_exec_free(struct gsu_exec *x)
 	}
 }
 
-/* ---- check: the workload's own verdict on its invocation -------------- */
-
-/* Runs argv with its output in log; 0 when it exits 0 within 10 s, else
- * -1 with its last line (or how it ended) in why. */
-int gsu_run_check(char **argv, const char *log, char *why, size_t whylen)
-{
-	struct gsu_proc p;
-	char err[300];
-	uint64_t t0 = gs_now_ns();
-
-	if (gsu_spawn(&p, argv, NULL, log, err, sizeof(err))) {
-		snprintf(why, whylen, "%s", err);
-		return -1;
-	}
-	while (!gsu_proc_poll(&p)) {
-		if (gs_now_ns() - t0 > 10 * NSEC_PER_SEC) {
-			gsu_proc_stop(&p, SIGKILL, 0);
-			snprintf(why, whylen, "its check did not end in 10 s");
-			return -1;
-		}
-		usleep(10000);
-	}
-	if (WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0)
-		return 0;
-	gsu_file_tail(log, why, whylen);
-	{
-		size_t n = strlen(why);
-
-		while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
-			why[--n] = '\0';
-		/* the last line is the complaint */
-		if (strrchr(why, '\n'))
-			memmove(why, strrchr(why, '\n') + 1,
-				strlen(strrchr(why, '\n') + 1) + 1);
-	}
-	if (!why[0])
-		gsu_describe_status(p.status, why, whylen);
-	return -1;
-}
-
-/* A workload's output: the first MiB is plenty for the figures we read. */
-static int read_log(const char *path, char **text)
+int gsu_read_log(const char *path, char **text)
 {
 	size_t len;
 
 	return gs_read_file(path, 1 << 20, text, &len, NULL, 0);
 }
-
-/* The check; with text, what it printed (framebench: its plan). */
-static int check_run(const struct gsu_suite *s, const struct gsu_workload *w,
-		     char **text, char *why, size_t whylen)
-{
-	char tmp[4096], dir[4200], log[4200];
-	const char *td = getenv("TMPDIR");
-	struct gsu_exec x;
-	char **argv = NULL;
-	int n = 0, rc = -1;
-
-	why[0] = '\0';
-	if (!w->available || (w->kind != GSU_FRAMEBENCH && w->kind != GSU_GAME &&
-			       w->kind != GSU_STRESS_NG))
-		return 0;
-	snprintf(tmp, sizeof(tmp), "%s/gamesuite-check.XXXXXX",
-		 td && *td ? td : "/tmp");
-	if (!mkdtemp(tmp)) {
-		snprintf(why, whylen, "cannot create %s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s/run", tmp);
-	snprintf(log, sizeof(log), "%s/check.log", tmp);
-	if (gsu_exec_build(s, w, dir, &x, why, whylen))
-		goto out;
-	while (x.argv[n])
-		n++;
-	argv = calloc((size_t)n + 4, sizeof(*argv));
-	if (!argv) {
-		snprintf(why, whylen, "out of memory");
-		goto free_exec;
-	}
-	if (w->kind == GSU_GAME) {
-		/* sh -n -c CMD: parsed, not run */
-		argv[0] = x.argv[0];
-		argv[1] = "-n";
-		for (int i = 1; i < n; i++)
-			argv[i + 1] = x.argv[i];
-	} else {
-		for (int i = 0; i < n; i++)
-			argv[i] = x.argv[i];
-		argv[n] = w->kind == GSU_FRAMEBENCH ? "--dump-plan" : "--dry-run";
-	}
-	rc = gsu_run_check(argv, log, why, whylen);
-	if (!rc && text && read_log(log, text)) {
-		snprintf(why, whylen, "cannot read %s", log);
-		rc = -1;
-	}
-	free(argv);
-free_exec:
-	gsu_exec_free(&x);
-out:
-	gs_remove_tree(tmp);
-	return rc;
-}
-
-int gsu_workload_check(const struct gsu_suite *s, const struct gsu_workload *w,
-		       char *why, size_t whylen)
-{
-	return check_run(s, w, NULL, why, whylen);
-}
-
-int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
-			char **plan, char *why, size_t whylen)
-{
-	*plan = NULL;
-	if (w->kind != GSU_FRAMEBENCH || !w->available) {
-		snprintf(why, whylen, "not an available framebench workload");
-		return -1;
-	}
-	return check_run(s, w, plan, why, whylen);
-}
-
-/* ---- collecting ------------------------------------------------------- */
 
 /*
  * A game's log cut to the measured span: the rows whose elapsed time
@@ -641,7 +593,7 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		}
 		return read_frames_csv(path, x, run, true, why, whylen);
 	case GSU_SCHBENCH:
-		if (read_log(x->log, &text) || gsu_parse_schbench(text, v)) {
+		if (gsu_read_log(x->log, &text) || gsu_parse_schbench(text, v)) {
 			snprintf(why, whylen, "no schbench latency report in %s",
 				 x->log);
 			free(text);
@@ -652,7 +604,7 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		free(text);
 		return 0;
 	case GSU_PERF_MESSAGING:
-		if (read_log(x->log, &text) ||
+		if (gsu_read_log(x->log, &text) ||
 		    gsu_parse_perf_messaging(text, &v[0])) {
 			snprintf(why, whylen, "no 'Total time' in %s", x->log);
 			free(text);
@@ -662,7 +614,7 @@ int gsu_exec_collect(const struct gsu_workload *w, const struct gsu_exec *x,
 		free(text);
 		return 0;
 	case GSU_STRESS_NG:
-		if (read_log(x->yaml, &text) ||
+		if (gsu_read_log(x->yaml, &text) ||
 		    gsu_parse_stressng_yaml(text, &v[0])) {
 			snprintf(why, whylen, "no stress-ng metrics in %s",
 				 x->yaml);

@@ -49,10 +49,12 @@ struct gsu_exec {
  */
 bool gsu_workload_prepare(struct gsu_workload *w);
 
-/* Builds the invocation for a run writing into dir (created). */
+/* Builds the invocation for a run writing into dir (created); arm (may
+ * be NULL) adds a player's remedy: framebench's own --nice/--rt/
+ * --slice-us, or nice(1)/chrt(1) before any other workload. */
 int gsu_exec_build(const struct gsu_suite *s, const struct gsu_workload *w,
-		   const char *dir, struct gsu_exec *x, char *err,
-		   size_t errlen);
+		   const struct gsu_sched *arm, const char *dir,
+		   struct gsu_exec *x, char *err, size_t errlen);
 void gsu_exec_free(struct gsu_exec *x);
 
 /*
@@ -85,6 +87,9 @@ int gsu_run_check(char **argv, const char *log, char *why, size_t whylen);
  * added): 0 with the text in *plan (free it), or -1 with why. */
 int gsu_framebench_plan(const struct gsu_suite *s, const struct gsu_workload *w,
 			char **plan, char *why, size_t whylen);
+
+/* A run's output file (at most 1 MiB) into *text (free it); 0 or -1. */
+int gsu_read_log(const char *path, char **text);
 
 /* Reads the run's result into run->metrics (and curve/frames). Returns 0,
  * or -1 with why (no output, unparseable, sampled MangoHud log, ...). */

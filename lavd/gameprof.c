@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "policy.h"
+#include "policy_preempt.h"
 #include "util.h"
 
 /* In the order docs/lavd.md lists them. */

@@ -242,6 +242,17 @@ static __always_inline bool pick_nbr(struct nbr_walk *w, struct task_ctx *taskc,
 	return walk_nbrs(w) >= 0;
 }
 
+/* Pinned: only the previous CPU is possible (an unusable one it is pinned
+ * to counts as overflow, power.bpf.h). */
+static __always_inline s32 pick_pinned(struct task_struct *p, s32 prev_cpu,
+				       bool *is_idle)
+{
+	if (p->nr_cpus_allowed == 1 && !cpu_usable(prev_cpu))
+		add_overflow(prev_cpu);
+	*is_idle = scx_bpf_test_and_clear_cpu_idle(prev_cpu);
+	return prev_cpu;
+}
+
 static __always_inline s32 pick_cpu(struct task_struct *p,
 				    struct task_ctx *taskc, s32 prev_cpu,
 				    u64 wake_flags, bool *is_idle)
@@ -254,13 +265,8 @@ static __always_inline s32 pick_cpu(struct task_struct *p,
 
 	*is_idle = false;
 
-	/* Pinned: only the previous CPU is possible. */
-	if (p->nr_cpus_allowed == 1 || is_migration_disabled(p)) {
-		if (p->nr_cpus_allowed == 1 && !cpu_usable(prev_cpu))
-			add_overflow(prev_cpu);
-		*is_idle = scx_bpf_test_and_clear_cpu_idle(prev_cpu);
-		return prev_cpu;
-	}
+	if (p->nr_cpus_allowed == 1 || is_migration_disabled(p))
+		return pick_pinned(p, prev_cpu, is_idle);
 	if (!cpu_allowed(p, prev_cpu))
 		prev_cpu = -1;
 

@@ -11,6 +11,7 @@
 
 #include "intf.h"
 #include "policy.h"
+#include "policy_preempt.h"
 
 /* Weights of lat_cri's terms: 1/4 .. 4 (the loader refuses others). */
 #define LAVD_KNOB_W_MIN		(LAVD_SCALE / 4)

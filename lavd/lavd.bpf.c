@@ -50,6 +50,7 @@
 #include "pinned.bpf.h"
 #include "domain.bpf.h"
 #include "power.bpf.h"
+#include "power_init.bpf.h"
 #include "idle.bpf.h"
 #include "preempt.bpf.h"
 #include "sample.bpf.h"
@@ -84,13 +85,47 @@ s32 BPF_PROG(lavd_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 	return cpu;
 }
 
+/*
+ * Where an unpinned task leaving ops.enqueue belongs: its home CPU, into
+ * *cpu. SCX_ENQ_LAST: dispatch left its slice at 0 so that it leaves this
+ * CPU (should_move, power.bpf.h): straight to an idle CPU of its home
+ * domain if any, or, with nowhere better, kept running here. true: the
+ * task is placed.
+ */
+static __always_inline bool enqueue_home(struct task_struct *p,
+					 struct task_ctx *taskc,
+					 struct cpu_ctx *cpuc, s32 *cpu,
+					 u64 slice, u64 enq_flags)
+{
+	s32 home = home_cpu(p, taskc, *cpu), idle;
+
+	if (home != *cpu && (enq_flags & SCX_ENQ_LAST)) {
+		idle = idle_cpu_for(p, cpu_to_dom(home));
+		if (idle >= 0) {
+			cpuc->nr_direct++;
+			lavd_dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice, enq_flags);
+			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+			return true;
+		}
+	} else if (home == *cpu && (enq_flags & SCX_ENQ_LAST)) {
+		/* the kernel would otherwise idle this CPU with the task
+		 * queued */
+		cpuc->nr_keep++;
+		lavd_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+		scx_bpf_kick_cpu(*cpu, 0);
+		return true;
+	}
+	*cpu = home;
+	return false;
+}
+
 /* A task needs a CPU and was not placed directly (select_cpu). */
 SEC("struct_ops/lavd_enqueue")
 void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct task_ctx *taskc = get_task_ctx(p);
 	struct cpu_ctx *cpuc = get_cpu_ctx();
-	s32 cpu = scx_bpf_task_cpu(p), idle, revoke = -1, home;
+	s32 cpu = scx_bpf_task_cpu(p), idle, revoke = -1;
 	u32 dom = cpu_to_dom(cpu);
 	u64 slice = READ_ONCE(sys_slice), vdl;
 
@@ -135,27 +170,8 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 
 	/* Where it belongs: usable, of the right core type. */
 	if (!is_pinned(p)) {
-		home = home_cpu(p, taskc, cpu);
-		/* SCX_ENQ_LAST: dispatch left its slice at 0 so that it
-		 * leaves this CPU (should_move, power.bpf.h) */
-		if (home != cpu && (enq_flags & SCX_ENQ_LAST)) {
-			/* leaving its CPU: straight to an idle one if any */
-			idle = idle_cpu_for(p, cpu_to_dom(home));
-			if (idle >= 0) {
-				cpuc->nr_direct++;
-				lavd_dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice, enq_flags);
-				scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
-				return;
-			}
-		} else if (home == cpu && (enq_flags & SCX_ENQ_LAST)) {
-			/* nowhere better: keep running here (the kernel would
-			 * otherwise idle this CPU with the task queued) */
-			cpuc->nr_keep++;
-			lavd_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
-			scx_bpf_kick_cpu(cpu, 0);
+		if (enqueue_home(p, taskc, cpuc, &cpu, slice, enq_flags))
 			return;
-		}
-		cpu = home;
 		dom = cpu_to_dom(cpu);
 	}
 

@@ -6,7 +6,7 @@
  * unit, includes this file first and then the concern files (*.bpf.h) in
  * the order its top comment lists.
  * Needs: nothing before it; it includes vmlinux.h, the libbpf BPF
- * headers, lib/scx_compat.bpf.h (kfuncs), intf.h, policy.h and energy.h.
+ * headers, lib/scx_compat.bpf.h (kfuncs), intf.h, policy.h, policy_preempt.h and energy.h.
  */
 #ifndef LAVD_BPF_H
 #define LAVD_BPF_H
@@ -20,6 +20,7 @@
 #include "scx_compat.bpf.h"
 #include "intf.h"
 #include "policy.h"
+#include "policy_preempt.h"
 #include "energy.h"
 #include "knobs.h"
 
@@ -140,7 +141,7 @@ struct task_ctx {
 	bool slice_boosted;	/* its current slice exceeds the system slice */
 	bool pinned_q;		/* last queued on a per-CPU pinned queue */
 	bool direct;		/* last placed directly on an idle CPU */
-	/* futex lock holder (LAVD_HOLDER* of policy.h) */
+	/* futex lock holder (LAVD_HOLDER* of policy_preempt.h) */
 	u32 holder;
 	s32 futex_op;		/* tracepoint path: the op of the call in flight */
 	/* for the per-task samples */
@@ -274,7 +275,7 @@ u64 rq_nr;		/* how many tasks are runnable */
 u64 avg_svc_last;	/* last average, kept while nothing is runnable */
 u64 sys_slice = LAVD_SLICE_MAX_DFL;	/* recomputed by the timer */
 u64 lat_cri_thresh;	/* "latency-critical" threshold (running average) */
-u64 lat_cri_preempt;	/* preemption threshold (policy.h lavd_preempt_thresh) */
+u64 lat_cri_preempt;	/* preemption threshold (policy_preempt.h lavd_preempt_thresh) */
 u64 lat_cri_max_avg;	/* running average of each interval's largest lat_cri */
 u64 nr_queued_last;	/* queued tasks at the last timer tick */
 bool sys_room;		/* slice boost: the system has room (timer) */

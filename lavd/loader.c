@@ -34,7 +34,8 @@ void lavd_need_sched_ext(void)
 		gs_die(EXIT_RUNTIME,
 		       "this kernel has no sched_ext; see `make vm-demo` "
 		       "(needs Linux >= 6.12 with CONFIG_SCHED_CLASS_EXT=y; "
-		       "%s is missing)", GS_SCX_ROOT);
+		       "%s is missing); `lavd --eevdf` runs lavd's model on "
+		       "this kernel's own scheduler instead", GS_SCX_ROOT);
 	case LAVD_SCX_BUSY:
 		if (strcmp(ops, LAVD_NAME) == 0)
 			gs_die(EXIT_RUNTIME,

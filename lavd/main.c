@@ -28,6 +28,8 @@
 
 #include "bpflog.h"
 #include "cost.h"
+#include "eevdf_run.h"
+#include "kcheck.h"
 #include "kinfo.h"
 #include "loader.h"
 #include "monitor.h"
@@ -73,7 +75,23 @@ static int check_report(const struct lavd_gp_set *set)
 		       set->p[i].nrules == 1 ? "" : "s");
 	printf("lavd --check: valid (the options and %d game profile%s)\n",
 	       set->n, set->n == 1 ? "" : "s");
+	/* the kernel: reported, not judged (profiles are checked for other
+	 * machines too) */
+	lavd_kernel_check(stdout);
 	return EXIT_OK;
+}
+
+/* --eevdf: the model on tracepoints, steering the kernel's scheduler */
+static int run_eevdf(const struct lavd_opts *opts)
+{
+	struct lavd_eevdf_cfg cfg;
+
+	lavd_opts_eevdf(opts, &cfg);
+	if (opts->check)
+		return lavd_eevdf_check(&cfg);
+	if (opts->restore)
+		return lavd_eevdf_restore(&cfg);
+	return lavd_eevdf_main(&cfg, &stop_sig);
 }
 
 int main(int argc, char **argv)
@@ -99,6 +117,13 @@ int main(int argc, char **argv)
 	if (opts.monitor_s > 0)
 		return lavd_monitor(&opts, &stop_sig);
 
+	if (opts.auto_mode && !opts.check)
+		printf("lavd --auto: %s\n", opts.eevdf ?
+		       "this kernel has no sched_ext: lavd's model steers the "
+		       "kernel's own scheduler (--eevdf)" :
+		       "this kernel has sched_ext: loading the scheduler");
+	if (opts.eevdf)
+		return run_eevdf(&opts);
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */
 	lavd_opts_load_profiles(&opts, &profiles);	/* ... and bad profiles */
 	if (opts.check)

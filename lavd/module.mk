@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # lavd: the LAVD sched_ext scheduler. Policy in BPF C (lavd/*.bpf.c and the
 # concern files it includes), loader in C, pure policy arithmetic in
-# lavd/policy.h (compiled into both, unit-tested on the host).
+# lavd/policy.h and policy_preempt.h (compiled into both, unit-tested on the host).
 
 LAVD_BPF_HDRS := lavd/lavd.bpf.h lib/scx_compat.bpf.h lavd/lat_cri.bpf.h \
 	lavd/idle.bpf.h lavd/preempt.bpf.h lavd/sys_stat.bpf.h lavd/intf.h \
 	lavd/lock.bpf.h lavd/slice.bpf.h lavd/pinned.bpf.h lavd/sample.bpf.h \
-	lavd/policy.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h \
+	lavd/policy.h lavd/policy_preempt.h lavd/energy.h lavd/domain.bpf.h lavd/power.bpf.h lavd/power_init.bpf.h \
 	lavd/knobs.h lavd/gameprof.bpf.h
 $(BUILD)/bpf/lavd.bpf.o: lavd/lavd.bpf.c $(LAVD_BPF_HDRS)
+# --eevdf: the same model on tracepoints (eevdf.bpf.c), any kernel
+$(BUILD)/bpf/eevdf.bpf.o: lavd/eevdf.bpf.c lavd/eevdf.h lavd/policy.h \
+	lib/scx_compat.bpf.h
 
 # Loader objects go to $(BUILD)/obj/lavd/: the generic rule would put them
 # in $(BUILD)/lavd/, the path of the program itself.
@@ -22,7 +25,8 @@ $(LAVD_OBJDIR)/%.o: lavd/%.c
 # link it.
 LAVD_LIB_SRCS := lavd/topo.c lavd/kinfo.c lavd/cpdom.c lavd/power.c \
 	lavd/gameprof.c lavd/gamematch.c lavd/procscan.c \
-	lavd/report.c lavd/options.c
+	lavd/report.c lavd/options.c lavd/eevdf_levers.c lavd/eevdf_kernel.c \
+	lavd/eevdf_table.c lavd/eevdf_setup.c
 LAVD_LIB := $(LAVD_OBJDIR)/liblavd.a
 $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 	@mkdir -p $(@D)
@@ -30,9 +34,9 @@ $(LAVD_LIB): $(LAVD_LIB_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
 
 # The program: the parts that talk to libbpf and the kernel.
 LAVD_BPF_SRCS := lavd/main.c lavd/loader.c lavd/futex.c lavd/monitor.c \
-	lavd/cost.c lavd/bpflog.c lavd/gamectl.c
+	lavd/cost.c lavd/bpflog.c lavd/gamectl.c lavd/eevdf.c lavd/kcheck.c
 LAVD_OBJS := $(LAVD_BPF_SRCS:lavd/%.c=$(LAVD_OBJDIR)/%.o)
-$(LAVD_OBJS): $(BUILD)/bpf/lavd.skel.h
+$(LAVD_OBJS): $(BUILD)/bpf/lavd.skel.h $(BUILD)/bpf/eevdf.skel.h
 PROGRAMS += $(BUILD)/lavd
 $(BUILD)/lavd: $(LAVD_OBJS) $(LAVD_LIB) $(LIBGS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(BPF_LDLIBS) $(LDLIBS)
@@ -44,5 +48,6 @@ $(eval $(call gs_test,test_lavd_loader,tests/test_lavd_loader.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_features,tests/test_lavd_features.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_energy,tests/test_lavd_energy.c))
 $(eval $(call gs_test,test_lavd_domains,tests/test_lavd_domains.c $(LAVD_LIB)))
-INTEGRATION_TESTS += tests/test_lavd_cli.sh tests/lavd_profiles.sh
+INTEGRATION_TESTS += tests/test_lavd_cli.sh tests/lavd_profiles.sh tests/lavd_eevdf.sh
 $(eval $(call gs_test,test_lavd_profiles,tests/test_lavd_profiles.c $(LAVD_LIB)))
+$(eval $(call gs_test,test_lavd_eevdf,tests/test_lavd_eevdf.c $(LAVD_LIB)))

@@ -13,9 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "eevdf_run.h"
 #include "intf.h"
 #include "opttab.h"
 #include "policy.h"
+#include "policy_preempt.h"
+#include "sysinfo.h"
 #include "util.h"
 
 /* The GS_OPT_SPECIAL options. */
@@ -49,6 +52,13 @@ static const struct lavd_opts defaults = {
 	.match_scan_ms = 1000,
 	.sysfs = "/sys",
 	.stall_after_s = -1,
+	.eevdf_period_ms = 100,
+	.eevdf_nice = -10,
+	.eevdf_bg_nice = 10,
+	.eevdf_slice_us = 1000,
+	.eevdf_uclamp_min = 512,
+	.eevdf_scope = "user",
+	.eevdf_state = LAVD_EEVDF_STATE_DFL,
 };
 
 /* In --help order; the comment says where each value goes or why it exists. */
@@ -200,6 +210,49 @@ static const struct gs_opt specs[] = {
 	{ "debug-match-path", 0, "events|scan", SPECIAL(ID_MATCH_PATH), .loads = true,
 	  .help = "notice new processes by exec and rename\n"
 		  "tracepoints (events) or by scanning /proc (scan)" },
+	/* eevdf_run.h: the model on tracepoints, the kernel's own levers */
+	{ "eevdf", 0, NULL, GS_OPT_SET, FIELD(eevdf),
+	  .section = "without sched_ext: steer the kernel's scheduler (docs/lavd.md)",
+	  .help = "do not load into sched_ext: follow every task with lavd's\n"
+		  "model from scheduler tracepoints and steer EEVDF per\n"
+		  "thread (nice, custom slice, SCHED_FIFO under guards,\n"
+		  "background demotion, uclamp); everything is given back\n"
+		  "on exit. Works with or without sched_ext" },
+	/* the service's mode: main.c says which it took */
+	{ "auto", 0, NULL, GS_OPT_SET, FIELD(auto_mode),
+	  .help = "load into sched_ext where the kernel has it, else run\n"
+		  "as --eevdf (lavd.service runs this)" },
+	/* eevdf_setup.c: the record a killed run left */
+	{ "restore", 0, NULL, GS_OPT_SET, FIELD(restore),
+	  .help = "with --eevdf: give back what a killed run changed, exit" },
+	/* how often the map is read and classes decided */
+	{ "eevdf-period-ms", 0, "MS", GS_OPT_U64, FIELD(eevdf_period_ms), RANGE(10, 10000),
+	  .show_default = true, .help = "decision period" },
+	/* eevdf_levers.c: EEVDF_LV_* by name */
+	{ "eevdf-levers", 0, "LIST", GS_OPT_STRING, FIELD(eevdf_levers),
+	  .help = "levers it may pull: nice,slice,fifo,bg,idle,uclamp or\n"
+		  "none (default nice,slice,bg,uclamp; those the kernel\n"
+		  "lacks are left out)" },
+	/* critical tasks' nice */
+	{ "eevdf-nice", 0, "N", GS_OPT_INT, FIELD(eevdf_nice), RANGE(-20, -1),
+	  .help = "nice of latency-critical threads (default -10)" },
+	/* background tasks' nice */
+	{ "eevdf-bg-nice", 0, "N", GS_OPT_INT, FIELD(eevdf_bg_nice), RANGE(1, 19),
+	  .help = "nice of CPU-bound background threads (default 10)" },
+	/* sched_runtime of critical tasks: EEVDF's bounds */
+	{ "eevdf-slice-us", 0, "N", GS_OPT_U64, FIELD(eevdf_slice_us), RANGE(100, 100000),
+	  .show_default = true, .help = "slice request of latency-critical threads" },
+	/* sched_util_min of critical tasks */
+	{ "eevdf-uclamp-min", 0, "N", GS_OPT_U64, FIELD(eevdf_uclamp_min), RANGE(0, 1024),
+	  .show_default = true, .help = "uclamp_min of latency-critical threads" },
+	/* eevdf_kernel.c: system.slice and init.scope are services */
+	{ "eevdf-scope", 0, "user|all", GS_OPT_STRING, FIELD(eevdf_scope),
+	  .help = "user: leave system services' threads alone (default);\n"
+		  "all: every thread but kernel threads and init" },
+	/* tests, and a second runtime directory */
+	{ "eevdf-state", 0, "FILE", GS_OPT_STRING, FIELD(eevdf_state),
+	  .help = "the record of changed threads (default\n"
+		  LAVD_EEVDF_STATE_DFL "; FILE.lock beside it)" },
 	/* --autopower tests without a platform profile */
 	{ "power-profile-file", 0, "FILE", GS_OPT_STRING, FIELD(profile_file), .loads = true,
 	  .help = "--autopower reads FILE as the platform\n"
@@ -288,6 +341,49 @@ static void parse_special(struct lavd_opts *o, const struct gs_opt *s,
 	}
 }
 
+/* --eevdf and its options go together, and with no sched_ext option. */
+static void check_eevdf(const struct lavd_opts *o, const char *sched_opt)
+{
+	char err[256];
+
+	if (!o->eevdf) {
+		if (o->restore)
+			gs_die(EXIT_USAGE, "--restore needs --eevdf");
+		return;
+	}
+	if (sched_opt)
+		gs_die(EXIT_USAGE, "--eevdf steers the kernel's own scheduler; it "
+		       "takes no sched_ext option (got --%s)%s", sched_opt,
+		       o->auto_mode ? " (--auto chose --eevdf: this kernel has no "
+		       "sched_ext)" : "");
+	if (o->monitor_s > 0 || o->count_bpf)
+		gs_die(EXIT_USAGE, "--eevdf takes no %s",
+		       o->count_bpf ? "--debug-bpf-objects" : "--monitor");
+	if (strcmp(o->eevdf_scope, "user") && strcmp(o->eevdf_scope, "all"))
+		gs_die(EXIT_USAGE, "option --eevdf-scope: expected user or all, "
+		       "got '%s'", o->eevdf_scope);
+	if (o->eevdf_levers && eevdf_levers_parse(o->eevdf_levers, err, sizeof(err)) < 0)
+		gs_die(EXIT_USAGE, "option --eevdf-levers: %s", err);
+	if (!o->eevdf_state[0])
+		gs_die(EXIT_USAGE, "option --eevdf-state: empty path");
+}
+
+void lavd_opts_eevdf(const struct lavd_opts *o, struct lavd_eevdf_cfg *c)
+{
+	*c = (struct lavd_eevdf_cfg){
+		.period_ns = o->eevdf_period_ms * LAVD_NSEC_PER_MSEC,
+		.stats_s = o->stats_s,
+		.levers = o->eevdf_levers,
+		.crit_nice = o->eevdf_nice,
+		.bg_nice = o->eevdf_bg_nice,
+		.slice_ns = o->eevdf_slice_us * LAVD_NSEC_PER_USEC,
+		.uclamp_min = (uint32_t)o->eevdf_uclamp_min,
+		.all_scopes = !strcmp(o->eevdf_scope, "all"),
+		.verbose = o->verbose,
+		.state_path = o->eevdf_state,
+	};
+}
+
 void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 {
 	struct option longopts[NR_SPECS + 1];
@@ -321,6 +417,13 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	if (o->check && (o->monitor_s > 0 || o->count_bpf))
 		gs_die(EXIT_USAGE, "--check checks what a load would use; it takes "
 		       "no %s", o->count_bpf ? "--debug-bpf-objects" : "--monitor");
+	if (o->auto_mode) {
+		if (o->eevdf)
+			gs_die(EXIT_USAGE, "--auto chooses --eevdf itself: give one of "
+			       "them");
+		o->eevdf = access(GS_SCX_ROOT, F_OK) != 0;
+	}
+	check_eevdf(o, sched_opt);
 	if (o->monitor_s > 0 && sched_opt)
 		gs_die(EXIT_USAGE, "--monitor only watches; it takes no scheduler "
 		       "options (got --%s)", sched_opt);

@@ -49,6 +49,16 @@ struct lavd_opts {
 	double stall_after_s;		/* < 0: never */
 	bool count_bpf;			/* --debug-bpf-objects */
 	bool verifier_reject;
+	/* --eevdf: the model steers the kernel's own scheduler (eevdf_run.h) */
+	bool eevdf, restore;
+	bool auto_mode;			/* --auto: sched_ext if there, else --eevdf */
+	uint64_t eevdf_period_ms;
+	const char *eevdf_levers;	/* NULL: the default set */
+	int eevdf_nice, eevdf_bg_nice;
+	uint64_t eevdf_slice_us;
+	uint64_t eevdf_uclamp_min;
+	const char *eevdf_scope;	/* "user" or "all" */
+	const char *eevdf_state;
 };
 
 /*
@@ -68,6 +78,10 @@ void lavd_opts_check_load(const struct lavd_opts *opts);
  * into set, before anything is loaded. Exits 2 naming file and line.
  */
 void lavd_opts_load_profiles(const struct lavd_opts *opts, struct lavd_gp_set *set);
+
+struct lavd_eevdf_cfg;
+/* The --eevdf settings as the steering loop takes them. */
+void lavd_opts_eevdf(const struct lavd_opts *opts, struct lavd_eevdf_cfg *cfg);
 
 /* Is name one of lavd's options (without "--")? Profiles refuse those. */
 bool lavd_opts_is_option(const char *name);

@@ -128,6 +128,45 @@ static __always_inline u64 window_max(u64 tick_max)
 	return m;
 }
 
+/* The interval's counters back to zero, before the CPUs are summed. */
+static __always_inline void stats_reset(struct lavd_stats *st)
+{
+	st->nr_direct = st->nr_enq = st->nr_lat_cri = st->nr_greedy = 0;
+	st->nr_reenq = st->nr_sync_wake = st->nr_idle_core = 0;
+	st->nr_local_pinned = st->nr_steal = st->nr_stall_skips = 0;
+	st->nr_preempt = st->nr_preempt_kick = st->nr_preempt_try = 0;
+	st->nr_preempt_spared = st->nr_futex_lock = st->nr_futex_unlock = 0;
+	st->nr_holder_ext = st->nr_holder_boost = st->nr_slice_boost = 0;
+	st->nr_slice_shrink = st->nr_pinned = st->nr_pinned_cap = 0;
+	st->nr_samples_lost = st->nr_keep = 0;
+	if (game_profiles)
+		for (int i = 0; i < LAVD_MAX_PROFILES; i++)
+			st->prof_sched[i] = 0;
+}
+
+/* The interval's figures into the stats map, for the loader to read. */
+static __always_inline void stats_publish(struct lavd_stats *st,
+					  const struct tick_sum *s, u64 nr_q,
+					  u64 now)
+{
+	st->magic = LAVD_STATS_MAGIC;
+	st->now_ns = now;
+	st->lat_cri_preempt = lat_cri_preempt;
+	st->futex_path = no_futex_boost ? LAVD_FUTEX_OFF : READ_ONCE(futex_path);
+	st->util_pct = util_pct_last;
+	st->nr_queued = nr_q;
+	st->slice_ns = sys_slice;
+	st->max_lat_cri = window_max(s->max_lc);
+	st->lat_cri_thresh = lat_cri_thresh;
+	st->logical_clk = cur_logical_clk;
+	st->avg_svc = avg_svc();
+	st->nr_runnable = rq_nr;
+	st->nr_sched = s->sched;
+	st->sum_lat_cri = s->sum_lc;
+	st->prof_gen = READ_ONCE(prof_gen);
+	st->nr_proc_ev_lost = READ_ONCE(nr_proc_ev_lost);
+}
+
 static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 {
 	struct tick_sum s = { 0 };
@@ -143,17 +182,7 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	/* refill begins: seq_end, then seq, odd (intf.h) */
 	__sync_fetch_and_add(&st->seq_end, 1);
 	__sync_fetch_and_add(&st->seq, 1);
-	st->nr_direct = st->nr_enq = st->nr_lat_cri = st->nr_greedy = 0;
-	st->nr_reenq = st->nr_sync_wake = st->nr_idle_core = 0;
-	st->nr_local_pinned = st->nr_steal = st->nr_stall_skips = 0;
-	st->nr_preempt = st->nr_preempt_kick = st->nr_preempt_try = 0;
-	st->nr_preempt_spared = st->nr_futex_lock = st->nr_futex_unlock = 0;
-	st->nr_holder_ext = st->nr_holder_boost = st->nr_slice_boost = 0;
-	st->nr_slice_shrink = st->nr_pinned = st->nr_pinned_cap = 0;
-	st->nr_samples_lost = st->nr_keep = 0;
-	if (game_profiles)
-		for (int i = 0; i < LAVD_MAX_PROFILES; i++)
-			st->prof_sched[i] = 0;
+	stats_reset(st);
 	s.st = st;
 	s.clk = lavd_now();
 	bpf_loop(nr_cpu_ids, sum_cpu, &s, 0);
@@ -223,22 +252,7 @@ static int sys_stat_tick(void *map, int *key, struct bpf_timer *timer)
 	}
 	sample_rate_update(sched_per_s);
 
-	st->magic = LAVD_STATS_MAGIC;
-	st->now_ns = now;
-	st->lat_cri_preempt = lat_cri_preempt;
-	st->futex_path = no_futex_boost ? LAVD_FUTEX_OFF : READ_ONCE(futex_path);
-	st->util_pct = util_pct_last;
-	st->nr_queued = nr_q;
-	st->slice_ns = sys_slice;
-	st->max_lat_cri = window_max(s.max_lc);
-	st->lat_cri_thresh = lat_cri_thresh;
-	st->logical_clk = cur_logical_clk;
-	st->avg_svc = avg_svc();
-	st->nr_runnable = rq_nr;
-	st->nr_sched = s.sched;
-	st->sum_lat_cri = s.sum_lc;
-	st->prof_gen = READ_ONCE(prof_gen);
-	st->nr_proc_ev_lost = READ_ONCE(nr_proc_ev_lost);
+	stats_publish(st, &s, nr_q, now);
 	energy_publish_mask(st);
 	/* published: seq, then seq_end, even again */
 	__sync_fetch_and_add(&st->seq, 1);

@@ -3,6 +3,7 @@
  * Profile parser: one statement per line, '#' starts a comment, tokens are
  * separated by blanks, options are KEY=VALUE tokens. Names must be
  * declared before they are used, so every error has one line to point at.
+ * A stage's steps are parsed in fbprofile_step.c.
  */
 #include "fbprofile.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fbprofile_parse.h"
 #include "util.h"
 
 const char *const fb_periodic_names[FB_PER_N] = { "input", "audio", "net" };
@@ -18,22 +20,11 @@ const char *const fb_periodic_names[FB_PER_N] = { "input", "audio", "net" };
 #define MAX_TOKENS 16
 #define MAX_LINE 1024
 
-struct pctx {
-	struct fb_profile *p;
-	const char *source;
-	int line;
-	char *err;
-	size_t errlen;
-	int stage;		/* current stage, -1 before the first */
-	bool have_name;
-	int once[6];		/* the line of each of once_kw, 0: not yet */
-};
-
 /* Keys a profile gives at most once (a second is a mistake, not a change) */
 static const char *const once_kw[6] = { "name", "description", "fps",
 					"frames-in-flight", "workers", "comm" };
 
-static int fail(struct pctx *c, const char *what, const char *got)
+int fbp_fail(struct pctx *c, const char *what, const char *got)
 {
 	if (got)
 		snprintf(c->err, c->errlen, "%s:%d: expected %s, got '%s'",
@@ -65,7 +56,7 @@ static int parse_value_ns(const char *s, uint64_t *out)
 }
 
 /* "300", "300us", "1.5ms", "200..800", "1ms..3ms", "1ms~200us". */
-static int parse_dist(const char *s, struct fb_dist *d)
+int fbp_parse_dist(const char *s, struct fb_dist *d)
 {
 	char buf[64];
 	char *sep;
@@ -97,7 +88,7 @@ static int parse_dist(const char *s, struct fb_dist *d)
 	return 0;
 }
 
-static const char dist_what[] =
+const char fbp_dist_what[] =
 	"a work distribution (300us, 200us..800us or 1ms~200us; "
 	"a bare number is in us, at most 1s)";
 
@@ -165,10 +156,10 @@ static int lookup_process(struct pctx *c, const char *s, int *out)
 	}
 	snprintf(what + strlen(what), sizeof(what) - strlen(what),
 		 " (declare helper processes with 'process NAME' first)");
-	return fail(c, what, s);
+	return fbp_fail(c, what, s);
 }
 
-static int lookup_lock(struct pctx *c, const char *s, int *out)
+int fbp_lookup_lock(struct pctx *c, const char *s, int *out)
 {
 	char what[320];
 	int i = find_name(c->p->lock, c->p->nlocks, s);
@@ -179,10 +170,10 @@ static int lookup_lock(struct pctx *c, const char *s, int *out)
 	}
 	name_list(what, sizeof(what), "mutex", c->p->lock[0], FB_NAME_MAX,
 		  c->p->nlocks);
-	return fail(c, what, s);
+	return fbp_fail(c, what, s);
 }
 
-static int lookup_service(struct pctx *c, const char *s, int *out)
+int fbp_lookup_service(struct pctx *c, const char *s, int *out)
 {
 	char what[320];
 	int i = find_service(c->p, s);
@@ -193,11 +184,11 @@ static int lookup_service(struct pctx *c, const char *s, int *out)
 	}
 	name_list(what, sizeof(what), "service", c->p->service[0].name,
 		  sizeof(c->p->service[0]), c->p->nservices);
-	return fail(c, what, s);
+	return fbp_fail(c, what, s);
 }
 
 /* Splits "key=value"; returns the value or NULL when tok has no '='. */
-static char *opt_value(char *tok)
+char *fbp_opt_value(char *tok)
 {
 	char *eq = strchr(tok, '=');
 
@@ -213,11 +204,11 @@ static int comm_value(struct pctx *c, const char *v, char *out)
 	size_t n = strlen(v);
 
 	if (!n || n >= FB_COMM_MAX)
-		return fail(c, "a name of 1-15 characters (Linux keeps 15 of a "
+		return fbp_fail(c, "a name of 1-15 characters (Linux keeps 15 of a "
 			    "thread or process name)", v);
 	for (const char *q = v; *q; q++)
 		if (*q < 0x20 || *q > 0x7e || *q == '%')
-			return fail(c, "a name of printable characters without '%'", v);
+			return fbp_fail(c, "a name of printable characters without '%'", v);
 	gs_strlcpy(out, v, FB_COMM_MAX);
 	return 0;
 }
@@ -231,24 +222,24 @@ static int worker_format(struct pctx *c, const char *v, unsigned workers, char *
 
 	for (const char *q = v; *q; q++) {
 		if (*q < 0x20 || *q > 0x7e)
-			return fail(c, "a name of printable characters", v);
+			return fbp_fail(c, "a name of printable characters", v);
 		if (*q != '%')
 			continue;
 		if (q[1] != 'd' || nd++)
-			return fail(c, "a worker name with at most one %d (its index)", v);
+			return fbp_fail(c, "a worker name with at most one %d (its index)", v);
 		q++;
 	}
 	if (!*v || strlen(v) >= FB_TFMT_MAX)
-		return fail(c, "a worker name of 1-15 characters", v);
+		return fbp_fail(c, "a worker name of 1-15 characters", v);
 	gs_strlcpy(out, v, FB_TFMT_MAX);
 	if (nd) {
 		int w = snprintf(name, sizeof(name), v, (int)workers - 1);
 
 		if (w < 0 || w >= FB_COMM_MAX)
-			return fail(c, "a worker name of at most 15 characters with "
+			return fbp_fail(c, "a worker name of at most 15 characters with "
 				    "the largest index in it", name);
 	} else if (strlen(v) >= FB_COMM_MAX) {
-		return fail(c, "a worker name of at most 15 characters", v);
+		return fbp_fail(c, "a worker name of at most 15 characters", v);
 	}
 	return 0;
 }
@@ -266,22 +257,22 @@ void fb_worker_name(const struct fb_profile *p, unsigned idx, char out[FB_COMM_M
 	gs_strlcpy(out, name, FB_COMM_MAX);	/* what Linux would keep */
 }
 
-static int parse_prob(struct pctx *c, const char *v, double *out)
+int fbp_parse_prob(struct pctx *c, const char *v, double *out)
 {
 	if (gs_parse_double(v, 0.0, 1.0, out) || *out <= 0)
-		return fail(c, "a probability p=P with 0 < P <= 1", v);
+		return fbp_fail(c, "a probability p=P with 0 < P <= 1", v);
 	return 0;
 }
 
-static int parse_uint(struct pctx *c, const char *s, unsigned min,
-		      unsigned max, const char *what, unsigned *out)
+int fbp_parse_uint(struct pctx *c, const char *s, unsigned min,
+		   unsigned max, const char *what, unsigned *out)
 {
 	uint64_t v;
 
 	if (!s)
-		return fail(c, what, NULL);
+		return fbp_fail(c, what, NULL);
 	if (gs_parse_u64(s, min, max, &v))
-		return fail(c, what, s);
+		return fbp_fail(c, what, s);
 	*out = (unsigned)v;
 	return 0;
 }
@@ -290,10 +281,10 @@ static int parse_uint(struct pctx *c, const char *s, unsigned min,
 static int number_line(struct pctx *c, char **tok, int ntok, unsigned min,
 		       unsigned max, const char *what, unsigned *out)
 {
-	if (parse_uint(c, ntok > 1 ? tok[1] : NULL, min, max, what, out))
+	if (fbp_parse_uint(c, ntok > 1 ? tok[1] : NULL, min, max, what, out))
 		return -1;
 	if (ntok > 2)
-		return fail(c, "end of line", tok[2]);
+		return fbp_fail(c, "end of line", tok[2]);
 	return 0;
 }
 
@@ -303,13 +294,13 @@ static int new_name(struct pctx *c, const char *s, const char *kind)
 
 	if (!s) {
 		snprintf(what, sizeof(what), "a %s name", kind);
-		return fail(c, what, NULL);
+		return fbp_fail(c, what, NULL);
 	}
 	if (!valid_name(s)) {
 		snprintf(what, sizeof(what),
 			 "a %s name of 1-31 letters, digits, '_', '-' or '.'",
 			 kind);
-		return fail(c, what, s);
+		return fbp_fail(c, what, s);
 	}
 	/* Three name spaces: processes, mutexes, and task classes (stages,
 	 * services and the fixed classes of the wake-up latency table). */
@@ -319,11 +310,11 @@ static int new_name(struct pctx *c, const char *s, const char *kind)
 			snprintf(what, sizeof(what),
 				 "a new process name (not main or a process "
 				 "declared before)");
-			return fail(c, what, s);
+			return fbp_fail(c, what, s);
 		}
 	} else if (!strcmp(kind, "mutex")) {
 		if (find_name(c->p->lock, c->p->nlocks, s) >= 0)
-			return fail(c, "a new mutex name", s);
+			return fbp_fail(c, "a new mutex name", s);
 	} else if (find_service(c->p, s) >= 0 || find_stage(c->p, s) >= 0 ||
 		   !strcmp(s, "worker") || !strcmp(s, "vsync") ||
 		   !strcmp(s, "input") || !strcmp(s, "audio") ||
@@ -332,7 +323,7 @@ static int new_name(struct pctx *c, const char *s, const char *kind)
 			 "a new %s name (not worker, vsync, input, audio, net "
 			 "or a stage or service declared before)",
 			 kind);
-		return fail(c, what, s);
+		return fbp_fail(c, what, s);
 	}
 	return 0;
 }
@@ -350,37 +341,37 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 			"period=, work=, thread= or process=";
 
 	if (per->enabled)
-		return fail(c, "one line per periodic task", tok[0]);
+		return fbp_fail(c, "one line per periodic task", tok[0]);
 	memset(per, 0, sizeof(*per));
 	per->lock = -1;
 	per->line = c->line;
 	for (int i = 1; i < ntok; i++) {
-		char *key = tok[i], *v = opt_value(tok[i]);
+		char *key = tok[i], *v = fbp_opt_value(tok[i]);
 		uint64_t ns;
 
 		if (!v || !*v)
-			return fail(c, keys, key);
+			return fbp_fail(c, keys, key);
 		if (!strcmp(key, "period")) {
 			if (parse_value_ns(v, &ns) || ns < 100 * NSEC_PER_USEC ||
 			    ns > 10 * NSEC_PER_SEC)
-				return fail(c, "a period between 100us and 10s", v);
+				return fbp_fail(c, "a period between 100us and 10s", v);
 			per->period_ns = ns;
 			have_period = true;
 		} else if (!strcmp(key, "work")) {
-			if (parse_dist(v, &per->work))
-				return fail(c, dist_what, v);
+			if (fbp_parse_dist(v, &per->work))
+				return fbp_fail(c, fbp_dist_what, v);
 			have_work = true;
 		} else if (!strcmp(key, "deadline") && which == FB_PER_AUDIO) {
 			if (parse_value_ns(v, &ns) || ns < 10 * NSEC_PER_USEC ||
 			    ns > 10 * NSEC_PER_SEC)
-				return fail(c, "a deadline between 10us and 10s", v);
+				return fbp_fail(c, "a deadline between 10us and 10s", v);
 			per->deadline_ns = ns;
 		} else if (!strcmp(key, "lock") && which == FB_PER_NET) {
-			if (lookup_lock(c, v, &per->lock))
+			if (fbp_lookup_lock(c, v, &per->lock))
 				return -1;
 		} else if (!strcmp(key, "hold") && which == FB_PER_NET) {
-			if (parse_dist(v, &per->hold))
-				return fail(c, dist_what, v);
+			if (fbp_parse_dist(v, &per->hold))
+				return fbp_fail(c, fbp_dist_what, v);
 			have_hold = true;
 		} else if (!strcmp(key, "process")) {
 			if (lookup_process(c, v, &per->process))
@@ -389,132 +380,18 @@ static int parse_periodic(struct pctx *c, int which, char **tok, int ntok)
 			if (comm_value(c, v, per->thread))
 				return -1;
 		} else {
-			return fail(c, keys, key);
+			return fbp_fail(c, keys, key);
 		}
 	}
 	if (!have_period)
-		return fail(c, "period=DURATION", NULL);
+		return fbp_fail(c, "period=DURATION", NULL);
 	if (!have_work)
-		return fail(c, "work=DISTRIBUTION", NULL);
+		return fbp_fail(c, "work=DISTRIBUTION", NULL);
 	if ((per->lock >= 0) != have_hold)
-		return fail(c, "lock= and hold= together", NULL);
+		return fbp_fail(c, "lock= and hold= together", NULL);
 	if (which == FB_PER_AUDIO && !per->deadline_ns)
 		per->deadline_ns = per->period_ns;
 	per->enabled = true;
-	return 0;
-}
-
-static int parse_step(struct pctx *c, char **tok, int ntok)
-{
-	struct fb_stage *st;
-	struct fb_step *s;
-	int i, first_opt;
-	bool have_hold = false;
-
-	if (c->stage < 0) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "a 'stage NAME' line before the "
-			 "step '%s'", tok[0]);
-		return fail(c, what, tok[0]);
-	}
-	st = &c->p->stage[c->stage];
-	if (st->nsteps >= FB_MAX_STEPS)
-		return fail(c, "at most 32 steps per stage", tok[0]);
-	s = &st->step[st->nsteps];
-	memset(s, 0, sizeof(*s));
-	s->prob = 1.0;
-	s->target = -1;
-	s->line = c->line;
-
-	if (!strcmp(tok[0], "work")) {
-		s->kind = FB_STEP_WORK;
-		if (ntok < 2)
-			return fail(c, dist_what, NULL);
-		if (parse_dist(tok[1], &s->work))
-			return fail(c, dist_what, tok[1]);
-		first_opt = 2;
-	} else if (!strcmp(tok[0], "call")) {
-		s->kind = FB_STEP_CALL;
-		if (ntok < 2)
-			return fail(c, "a service name after 'call'", NULL);
-		if (lookup_service(c, tok[1], &s->target))
-			return -1;
-		s->work = c->p->service[s->target].work;
-		first_opt = 2;
-		if (ntok > 2 && !strchr(tok[2], '=')) {
-			if (parse_dist(tok[2], &s->work))
-				return fail(c, dist_what, tok[2]);
-			first_opt = 3;
-		}
-	} else if (!strcmp(tok[0], "fanout")) {
-		s->kind = FB_STEP_FANOUT;
-		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_JOBS,
-			       "a job count in [1, 64] after 'fanout'",
-			       &s->jobs))
-			return -1;
-		if (ntok < 3)
-			return fail(c, dist_what, NULL);
-		if (parse_dist(tok[2], &s->work))
-			return fail(c, dist_what, tok[2]);
-		first_opt = 3;
-	} else if (!strcmp(tok[0], "join")) {
-		s->kind = FB_STEP_JOIN;
-		if (ntok > 1)
-			return fail(c, "end of line after 'join'", tok[1]);
-		first_opt = 1;
-	} else {	/* lock */
-		s->kind = FB_STEP_LOCK;
-		if (ntok < 2)
-			return fail(c, "a mutex name after 'lock'", NULL);
-		if (lookup_lock(c, tok[1], &s->target))
-			return -1;
-		if (ntok < 3)
-			return fail(c, dist_what, NULL);
-		if (parse_dist(tok[2], &s->work))
-			return fail(c, dist_what, tok[2]);
-		first_opt = 3;
-	}
-
-	for (i = first_opt; i < ntok; i++) {
-		char *key = tok[i], *v = opt_value(tok[i]);
-		const char *opts = s->kind == FB_STEP_FANOUT
-					   ? "p=, lock=, hold= or async"
-					   : "p=PROBABILITY";
-
-		if (!v && s->kind == FB_STEP_FANOUT && !strcmp(key, "async")) {
-			s->async = true;
-			continue;
-		}
-		if (!v || !*v)
-			return fail(c, opts, key);
-		if (!strcmp(key, "p")) {
-			if (parse_prob(c, v, &s->prob))
-				return -1;
-		} else if (!strcmp(key, "lock") && s->kind == FB_STEP_FANOUT) {
-			if (lookup_lock(c, v, &s->target))
-				return -1;
-		} else if (!strcmp(key, "hold") && s->kind == FB_STEP_FANOUT) {
-			if (parse_dist(v, &s->hold))
-				return fail(c, dist_what, v);
-			have_hold = true;
-		} else {
-			return fail(c, opts, key);
-		}
-	}
-	if (s->kind == FB_STEP_FANOUT) {
-		unsigned total = 0;
-
-		if ((s->target >= 0) != have_hold)
-			return fail(c, "lock= and hold= together", NULL);
-		for (unsigned k = 0; k < st->nsteps; k++)
-			if (st->step[k].kind == FB_STEP_FANOUT)
-				total += st->step[k].jobs;
-		if (total + s->jobs > FB_MAX_STAGE_JOBS)
-			return fail(c, "at most 256 jobs in the fan-outs of one "
-				    "stage", tok[1]);
-	}
-	st->nsteps++;
 	return 0;
 }
 
@@ -528,29 +405,29 @@ static int service_line(struct pctx *c, char **tok, int ntok)
 	if (new_name(c, ntok > 1 ? tok[1] : NULL, "service"))
 		return -1;
 	if (p->nservices >= FB_MAX_SERVICES)
-		return fail(c, "at most 4 services", tok[1]);
+		return fbp_fail(c, "at most 4 services", tok[1]);
 	sv = &p->service[p->nservices];
 	memset(sv, 0, sizeof(*sv));
 	gs_strlcpy(sv->name, tok[1], sizeof(sv->name));
 	for (int i = 2; i < ntok; i++) {
-		char *key = tok[i], *v = opt_value(tok[i]);
+		char *key = tok[i], *v = fbp_opt_value(tok[i]);
 
 		if (v && *v && !strcmp(key, "process")) {
 			if (lookup_process(c, v, &sv->process))
 				return -1;
 		} else if (v && *v && !strcmp(key, "work")) {
-			if (parse_dist(v, &sv->work))
-				return fail(c, dist_what, v);
+			if (fbp_parse_dist(v, &sv->work))
+				return fbp_fail(c, fbp_dist_what, v);
 			have_work = true;
 		} else if (v && *v && !strcmp(key, "thread")) {
 			if (comm_value(c, v, sv->thread))
 				return -1;
 		} else {
-			return fail(c, "process=, work= or thread=", key);
+			return fbp_fail(c, "process=, work= or thread=", key);
 		}
 	}
 	if (!have_work)
-		return fail(c, "work=DISTRIBUTION", NULL);
+		return fbp_fail(c, "work=DISTRIBUTION", NULL);
 	p->nservices++;
 	return 0;
 }
@@ -564,13 +441,13 @@ static int stage_line(struct pctx *c, char **tok, int ntok)
 	if (new_name(c, ntok > 1 ? tok[1] : NULL, "stage"))
 		return -1;
 	if (p->nstages >= FB_MAX_STAGES)
-		return fail(c, "at most 8 stages", tok[1]);
+		return fbp_fail(c, "at most 8 stages", tok[1]);
 	st = &p->stage[p->nstages];
 	memset(st, 0, sizeof(*st));
 	gs_strlcpy(st->name, tok[1], sizeof(st->name));
 	st->line = c->line;
 	for (int i = 2; i < ntok; i++) {
-		char *key = tok[i], *v = opt_value(tok[i]);
+		char *key = tok[i], *v = fbp_opt_value(tok[i]);
 
 		if (v && *v && !strcmp(key, "thread")) {
 			if (comm_value(c, v, st->thread))
@@ -578,7 +455,7 @@ static int stage_line(struct pctx *c, char **tok, int ntok)
 			continue;
 		}
 		if (!v || !*v || strcmp(key, "process"))
-			return fail(c, "process=NAME or thread=NAME", key);
+			return fbp_fail(c, "process=NAME or thread=NAME", key);
 		if (lookup_process(c, v, &st->process))
 			return -1;
 	}
@@ -599,12 +476,12 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 			c->once[i] = c->line;
 	if (!strcmp(kw, "name")) {
 		if (ntok < 2)
-			return fail(c, "a profile name", NULL);
+			return fbp_fail(c, "a profile name", NULL);
 		if (!valid_name(tok[1]))
-			return fail(c, "a profile name of 1-31 letters, digits, "
+			return fbp_fail(c, "a profile name of 1-31 letters, digits, "
 				    "'_', '-' or '.'", tok[1]);
 		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+			return fbp_fail(c, "end of line", tok[2]);
 		gs_strlcpy(p->name, tok[1], sizeof(p->name));
 		c->have_name = true;
 	} else if (!strcmp(kw, "description")) {
@@ -618,34 +495,34 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 		return number_line(c, tok, ntok, 1, FB_MAX_IN_FLIGHT,
 				   "a frame count in [1, 8]", &p->frames_in_flight);
 	} else if (!strcmp(kw, "workers")) {
-		char *v = ntok > 2 ? opt_value(tok[2]) : NULL;
+		char *v = ntok > 2 ? fbp_opt_value(tok[2]) : NULL;
 
-		if (parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_WORKERS,
+		if (fbp_parse_uint(c, ntok > 1 ? tok[1] : NULL, 1, FB_MAX_WORKERS,
 			       "a worker count in [1, 64]", &p->workers))
 			return -1;
 		if (ntok > 2 && (!v || strcmp(tok[2], "thread")))
-			return fail(c, "thread=FORMAT or end of line", tok[2]);
+			return fbp_fail(c, "thread=FORMAT or end of line", tok[2]);
 		if (ntok > 3)
-			return fail(c, "end of line", tok[3]);
+			return fbp_fail(c, "end of line", tok[3]);
 		if (v && worker_format(c, v, p->workers, p->worker_thread))
 			return -1;
 	} else if (!strcmp(kw, "comm")) {
 		if (ntok < 2)
-			return fail(c, "the benchmark's process name", NULL);
+			return fbp_fail(c, "the benchmark's process name", NULL);
 		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+			return fbp_fail(c, "end of line", tok[2]);
 		return comm_value(c, tok[1], p->proc_comm[0]);
 	} else if (!strcmp(kw, "process")) {
-		char *v = ntok > 2 ? opt_value(tok[2]) : NULL;
+		char *v = ntok > 2 ? fbp_opt_value(tok[2]) : NULL;
 
 		if (new_name(c, ntok > 1 ? tok[1] : NULL, "process"))
 			return -1;
 		if (p->nprocs >= FB_MAX_PROCS)
-			return fail(c, "at most 4 helper processes", tok[1]);
+			return fbp_fail(c, "at most 4 helper processes", tok[1]);
 		if (ntok > 2 && (!v || strcmp(tok[2], "comm")))
-			return fail(c, "comm=NAME or end of line", tok[2]);
+			return fbp_fail(c, "comm=NAME or end of line", tok[2]);
 		if (ntok > 3)
-			return fail(c, "end of line", tok[3]);
+			return fbp_fail(c, "end of line", tok[3]);
 		gs_strlcpy(p->proc[++p->nprocs], tok[1], FB_NAME_MAX);
 		if (v && comm_value(c, v, p->proc_comm[p->nprocs]))
 			return -1;
@@ -653,9 +530,9 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 		if (new_name(c, ntok > 1 ? tok[1] : NULL, "mutex"))
 			return -1;
 		if (p->nlocks >= FB_MAX_LOCKS)
-			return fail(c, "at most 8 mutexes", tok[1]);
+			return fbp_fail(c, "at most 8 mutexes", tok[1]);
 		if (ntok > 2)
-			return fail(c, "end of line", tok[2]);
+			return fbp_fail(c, "end of line", tok[2]);
 		gs_strlcpy(p->lock[p->nlocks++], tok[1], FB_NAME_MAX);
 	} else if (!strcmp(kw, "service")) {
 		return service_line(c, tok, ntok);
@@ -671,9 +548,9 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 	} else if (!strcmp(kw, "work") || !strcmp(kw, "call") ||
 		   !strcmp(kw, "fanout") || !strcmp(kw, "lock") ||
 		   !strcmp(kw, "join")) {
-		return parse_step(c, tok, ntok);
+		return fbp_parse_step(c, tok, ntok);
 	} else {
-		return fail(c,
+		return fbp_fail(c,
 			    "a keyword (name, description, fps, "
 			    "frames-in-flight, workers, comm, process, mutex, "
 			    "service, input, audio, net, stage, work, call, "
@@ -681,6 +558,68 @@ static int parse_line(struct pctx *c, char **tok, int ntok, char *rest)
 			    kw);
 	}
 	return 0;
+}
+
+/* One line's words into tok (at most MAX_TOKENS), past its comment; a
+ * "..." word keeps its blanks; after "description" the rest of the line
+ * is one, in *rest, which points into orig (MAX_LINE bytes, the caller's).
+ * The number of words, or -1 after the message. */
+static int tokenize(struct pctx *c, char *line, char *orig, char **tok,
+		    char **rest)
+{
+	char *q, *w;
+	bool quoted;
+	int ntok = 0;
+
+	/* a comment starts at '#' at the line start or after a blank,
+	 * outside "..." (thread names may hold '#') */
+	for (q = line, quoted = false; *q; q++) {
+		if (*q == '"')
+			quoted = !quoted;
+		if (!quoted && *q == '#' && (q == line || q[-1] == ' ' ||
+					     q[-1] == '\t')) {
+			*q = '\0';
+			break;
+		}
+	}
+	memcpy(orig, line, MAX_LINE);
+	q = line;
+	for (;;) {
+		while (*q == ' ' || *q == '\t' || *q == '\r')
+			*q++ = '\0';
+		if (!*q)
+			break;
+		if (ntok == 1 && !strcmp(tok[0], "description")) {
+			*rest = gs_trim(orig + (q - line));
+			break;
+		}
+		if (ntok == MAX_TOKENS) {
+			snprintf(c->err, c->errlen,
+				 "%s:%d: expected at most %d words on "
+				 "a line",
+				 c->source, c->line, MAX_TOKENS);
+			return -1;
+		}
+		/* "..." keeps blanks in a token: thread="RenderThread 1" */
+		tok[ntok++] = w = q;
+		while (*q && *q != ' ' && *q != '\t' && *q != '\r') {
+			if (*q != '"') {
+				*w++ = *q++;
+				continue;
+			}
+			for (q++; *q && *q != '"'; )
+				*w++ = *q++;
+			if (!*q) {
+				snprintf(c->err, c->errlen, "%s:%d: expected a closing "
+					 "'\"'", c->source, c->line);
+				return -1;
+			}
+			q++;
+		}
+		if (w != q)
+			*w = '\0';
+	}
+	return ntok;
 }
 
 int fb_profile_parse(const char *text, size_t len, const char *source,
@@ -700,11 +639,9 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 		p->periodic[i].lock = -1;
 
 	while (pos < len) {
-		char line[MAX_LINE], orig[MAX_LINE], *tok[MAX_TOKENS], *q, *w;
-		char *rest = NULL;
-		bool quoted;
+		char line[MAX_LINE], orig[MAX_LINE], *tok[MAX_TOKENS], *rest = NULL;
 		size_t end = pos;
-		int ntok = 0;
+		int ntok;
 
 		while (end < len && text[end] != '\n')
 			end++;
@@ -722,54 +659,9 @@ int fb_profile_parse(const char *text, size_t len, const char *source,
 		memcpy(line, text + pos, end - pos);
 		line[end - pos] = '\0';
 		pos = end + 1;
-		/* a comment starts at '#' at the line start or after a blank,
-		 * outside "..." (thread names may hold '#') */
-		for (q = line, quoted = false; *q; q++) {
-			if (*q == '"')
-				quoted = !quoted;
-			if (!quoted && *q == '#' && (q == line || q[-1] == ' ' ||
-						     q[-1] == '\t')) {
-				*q = '\0';
-				break;
-			}
-		}
-		memcpy(orig, line, sizeof(orig));
-		q = line;
-		for (;;) {
-			while (*q == ' ' || *q == '\t' || *q == '\r')
-				*q++ = '\0';
-			if (!*q)
-				break;
-			if (ntok == 1 && !strcmp(tok[0], "description")) {
-				rest = gs_trim(orig + (q - line));
-				break;
-			}
-			if (ntok == MAX_TOKENS) {
-				snprintf(err, errlen,
-					 "%s:%d: expected at most %d words on "
-					 "a line",
-					 source, c.line, MAX_TOKENS);
-				return -1;
-			}
-			/* "..." keeps blanks in a token: thread="RenderThread 1" */
-			tok[ntok++] = w = q;
-			while (*q && *q != ' ' && *q != '\t' && *q != '\r') {
-				if (*q != '"') {
-					*w++ = *q++;
-					continue;
-				}
-				for (q++; *q && *q != '"'; )
-					*w++ = *q++;
-				if (!*q) {
-					snprintf(err, errlen, "%s:%d: expected a closing "
-						 "'\"'", source, c.line);
-					return -1;
-				}
-				q++;
-			}
-			if (w != q)
-				*w = '\0';
-		}
+		ntok = tokenize(&c, line, orig, tok, &rest);
+		if (ntok < 0)
+			return -1;
 		if (!ntok)
 			continue;
 		if (parse_line(&c, tok, ntok, rest))

@@ -6,7 +6,7 @@
  * parser uses it: lavd (lavd/options.c), framebench (cli.c), gamesuite
  * (main.c, tune.c), vm/scx_minimal.c, vm/churn.c, vm/bpfcost.c and every
  * frametrace command that takes options (record and watch share their
- * recording options: frametrace/recopts.h).
+ * recording options: frametrace/record/recopts.h).
  */
 #ifndef GS_OPTTAB_H
 #define GS_OPTTAB_H

@@ -86,7 +86,7 @@ fi
 [ "$("$B/tests/jsonget" "$T/cal.json" calibration.loops_per_us calibration.given | tr '\n' ' ')" = "300 true " ] ||
 	fail "--calibration 300: JSON calibration $("$B/tests/jsonget" "$T/cal.json" calibration.loops_per_us calibration.given)"
 
-# numbers are decimal (issue 24): 010 is ten, not octal eight; 0x is no hex
+# numbers are decimal (README, the rules for inputs): 010 is ten, not octal eight; 0x is no hex
 "$FB" --dump-plan --fps 010 --duration 1s --warmup 0 >"$T/p010" || fail "--fps 010"
 grep -q '^fps 10,' "$T/p010" || fail "--fps 010 is not 10 FPS: $(grep '^fps' "$T/p010")"
 expect_usage "option --fps: expected an integer in [0, 10000], got '0x10'" --fps 0x10

@@ -38,7 +38,7 @@ help_has profile '^  -h, --help  *this help$'
 help_has compare '^  --pid-b PID  *the game.s process in B'
 help_has report '^  --top N  *rows per table (default 15)$'
 # record and watch: the shared recording options from one table part
-# (frametrace/recopts.h)
+# (frametrace/record/recopts.h)
 help_has record '^  -h, --help  *this help$'
 help_has watch '^recording:$'
 help_has watch '^  -v, --verbose  *libbpf messages$'

@@ -324,6 +324,28 @@ else
 	echo "note: $B/framebench not built; its part is left out"
 fi
 
+# ---- the player's remedies as arms: nice:N, fifo, slice:US ----------------
+"$GS" run "$T/g.suite" --sched eevdf --sched nice:30 >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "'nice:30': expected nice:N with N in -20..19" "$T/out" &&
+	pass "bad nice arm: exit 2" || fail "bad nice arm: $(cat "$T/out")"
+"$GS" run "$T/g.suite" --sched eevdf --sched slice:50 >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "slice:US with US in 100..100000" "$T/out" &&
+	pass "bad slice arm: exit 2" || fail "bad slice arm: $(cat "$T/out")"
+"$GS" run "$T/g.suite" --sched eevdf --sched fifo --ops x >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "'fifo' leaves the kernel's own scheduler in charge" "$T/out" &&
+	pass "--ops on a remedy arm: exit 2" || fail "--ops on a remedy arm: $(cat "$T/out")"
+if [ -x "$B/framebench" ] && [ "$(id -u)" -eq 0 ]; then
+	printf 'repeat 1\nwarmup 0\nworkload fb\n  kind framebench\n  profile esports\n  duration 1s\n' >"$T/r.suite"
+	"$GS" run "$T/r.suite" $QUIET --sched eevdf --sched nice:-10 --sched slice:500 \
+		--workdir "$T/rlogs" --json "$T/r.json" >"$T/out" 2>&1 ||
+		{ fail "remedy arms run"; cat "$T/out"; }
+	expect "$T/r.json" workloads.fb.metrics.avg_fps.schedulers.nice:-10.n 1
+	n=$(find "$T/rlogs" -name framebench.json -exec "$JG" {} config.game_nice \; 2>/dev/null |
+		grep -cx -- -10)
+	[ "$n" -eq 1 ] && pass "nice:-10 reached framebench (one run of three)" ||
+		fail "framebench runs at nice -10: $n, want 1"
+fi
+
 # ---- perf bench sched messaging, when perf works ------------------------------
 if perf bench sched messaging -g 1 -l 5 >/dev/null 2>&1; then
 	printf 'repeat 2\nwarmup 0\nworkload msg\n  kind perf-messaging\n  args -g 1 -l 20\n' >"$T/p.suite"

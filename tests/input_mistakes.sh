@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Mistakes that must not cost work: a FIFO or another file
+# Mistakes that must not cost work (README, the rules for inputs): a FIFO or another file
 # that is no regular file, given where a tool reads an input, is refused
 # at once (exit 2, the file named) instead of blocking in open() for a
 # writer that never comes: a lavd game profile, a *.conf in

@@ -85,13 +85,15 @@ out=$(cd / && "$D$P/bin/framebench" --profile mine --dump-plan -d 1s -w 0 2>&1) 
 
 # the unit
 U=$D$P/lib/systemd/system/lavd.service
-for want in 'ConditionPathExists=/sys/kernel/sched_ext' "EnvironmentFile=-$E" \
-	"ExecStart=$P/sbin/lavd \$LAVD_OPTS" 'Restart=on-failure' 'RestartPreventExitStatus=2' \
+for want in "EnvironmentFile=-$E" \
+	"ExecStart=$P/sbin/lavd --auto \$LAVD_OPTS" 'Restart=on-failure' 'RestartPreventExitStatus=2' \
 	'StartLimitIntervalSec=' 'StartLimitBurst=' 'WantedBy=multi-user.target' \
 	'ExecReload=/bin/kill -HUP $MAINPID' 'Conflicts=scx.service scx_loader.service' \
 	'After=scx.service scx_loader.service'; do
 	grep -qF -- "$want" "$U" || fail "lavd.service lacks $want"
 done
+# it runs on every kernel: lavd --auto picks sched_ext or --eevdf
+grep -q '^ConditionPathExists=' "$U" && fail "lavd.service still skips kernels without sched_ext"
 grep -q '^LAVD_OPTS="--stats 60"$' "$D$E" || fail "default/lavd: no LAVD_OPTS=\"--stats 60\""
 if command -v systemd-analyze >/dev/null 2>&1; then
 	# the unit as installed, its ExecStart pointed at the staged lavd and

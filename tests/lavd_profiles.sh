@@ -71,7 +71,7 @@ lavd_exit 2 "lavd: --monitor only watches; it takes no scheduler options (got --
 
 # good profiles pass the checks: lavd goes on to load (no sched_ext here)
 if [ ! -d /sys/kernel/sched_ext ]; then
-	msg='lavd: this kernel has no sched_ext; see `make vm-demo` (needs Linux >= 6.12 with CONFIG_SCHED_CLASS_EXT=y; /sys/kernel/sched_ext is missing)'
+	msg='lavd: this kernel has no sched_ext; see `make vm-demo` (needs Linux >= 6.12 with CONFIG_SCHED_CLASS_EXT=y; /sys/kernel/sched_ext is missing); `lavd --eevdf` runs lavd'"'"'s model on this kernel'"'"'s own scheduler instead'
 	lavd_exit 1 "$msg" --game-profiles lavd/profiles/candidates
 	# the shipped ones (installed to .../gamesched/lavd-profiles), and with the candidates
 	lavd_exit 1 "$msg" --game-profiles lavd/profiles

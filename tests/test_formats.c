@@ -115,9 +115,9 @@ static void mangohud_sampled_rows_detected(void **state)
 	gs_mh_free(&log);
 }
 
-/* Rows that are no frame are left out by the one reader every tool uses
- * (issue 24): a 0 ms row does not count as a frame, and one damaged row
- * over a minute does not make a per-frame log look sampled. */
+/* Rows that are no frame are left out by the one reader every tool uses:
+ * a 0 ms row does not count as a frame, and one damaged row over a minute
+ * does not make a per-frame log look sampled. */
 static void mangohud_rows_that_are_no_frame(void **state)
 {
 	static const char text[] =
@@ -154,66 +154,6 @@ static void mangohud_rows_that_are_no_frame(void **state)
 	assert_int_equal(gs_mh_read(f, "z.csv", &log, err, sizeof(err)), -1);
 	fclose(f);
 	assert_non_null(strstr(err, "z.csv:2: column 'frametime'"));
-}
-
-/* One row whose elapsed time is damaged (a 0, a huge value, no number)
- * is one row left out, named with its line: the log stays per-frame. */
-static void mangohud_damaged_elapsed_is_one_row(void **state)
-{
-	static const char *const damaged[] = { "0", "99999999999999999", "12x4" };
-	static const char *const why[] = {
-		"its elapsed time is out of order with the rows around it",
-		"its elapsed time is out of order with the rows around it",
-		"its elapsed time is no number",
-	};
-	char text[512];
-	struct gs_mh_log log;
-	char err[256];
-
-	(void)state;
-	for (size_t d = 0; d < 3; d++) {
-		FILE *f;
-
-		snprintf(text, sizeof(text), "fps,frametime,elapsed\n"
-			 "60,16.6,16600000\n60,16.7,33300000\n60,16.6,%s\n"
-			 "60,16.7,66600000\n60,16.6,83200000\n", damaged[d]);
-		f = mem(text);
-		assert_int_equal(gs_mh_read(f, "d.csv", &log, err, sizeof(err)), 0);
-		fclose(f);
-		assert_true(log.per_frame);
-		assert_int_equal(log.n, 4);
-		assert_int_equal(log.unusable, 1);
-		assert_int_equal(log.first_unusable_line, 4);
-		assert_string_equal(log.first_unusable_why, why[d]);
-		gs_mh_free(&log);
-	}
-}
-
-/* A frame time under GS_MIN_FRAME_MS (1e-300) is no frame; a last line
- * without a newline (a file cut mid-row) is left out, with its line. */
-static void mangohud_tiny_and_cut_rows(void **state)
-{
-	struct gs_mh_log log;
-	char err[256], desc[200];
-	FILE *f = mem("fps,frametime,elapsed\n60,16.6,16600000\n60,1e-300,16600000\n"
-		      "60,16.7,33300000\n60,16.6,49900000\n60,16");
-
-	(void)state;
-	assert_int_equal(gs_mh_read(f, "t.csv", &log, err, sizeof(err)), 0);
-	fclose(f);
-	assert_int_equal(log.n, 3);
-	assert_int_equal(log.unusable, 2);
-	assert_string_equal(gs_mh_unusable_desc(&log, desc, sizeof(desc)),
-			    "frame time 1e-300 ms: under 0.01 ms (100 000 FPS), not a frame");
-	gs_mh_free(&log);
-	f = mem("fps,frametime,elapsed\n60,16.6,16600000\n60,16");
-	assert_int_equal(gs_mh_read(f, "t.csv", &log, err, sizeof(err)), 0);
-	fclose(f);
-	assert_int_equal(log.n, 1);
-	assert_int_equal(log.first_unusable_line, 3);
-	assert_string_equal(gs_mh_unusable_desc(&log, desc, sizeof(desc)),
-			    "the last line has no newline (the file was cut mid-line?)");
-	gs_mh_free(&log);
 }
 
 static void expect_error(const char *text, const char *want)
@@ -393,26 +333,6 @@ static void proc_stat_cputimes(void **state)
 	assert_int_equal(gs_cputimes_read("/nonexistent/stat", &all, NULL, 0), -1);
 }
 
-/* A path too long for a message keeps its start and its file name, so
- * the reason after it still fits; a short one is left as it is. */
-static void long_paths_shortened(void **state)
-{
-	char path[4200], buf[GS_SHORT_PATH_MAX + 1], err[300];
-	const char *s;
-
-	(void)state;
-	memset(path, 'a', sizeof(path));
-	memcpy(path, "/tmp/", 5);
-	strcpy(path + 4100, "/game.profile");
-	assert_string_equal(gs_short_path("/tmp/x", buf, sizeof(buf)), "/tmp/x");
-	s = gs_short_path(path, buf, sizeof(buf));
-	assert_true(strlen(s) <= GS_SHORT_PATH_MAX);
-	assert_true(!strncmp(s, "/tmp/aaa", 8) && strstr(s, "...") &&
-		    !strcmp(s + strlen(s) - 13, "/game.profile"));
-	gs_err_at(err, sizeof(err), path, 3, "unknown key 'x'");
-	assert_non_null(strstr(err, "/game.profile:3: unknown key 'x'"));
-}
-
 static void option_parsing(void **state)
 {
 	uint64_t u, ns;
@@ -453,7 +373,7 @@ static void option_parsing(void **state)
 	assert_int_equal(gs_parse_duration_ns("-3s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3 s", 1, &ns), -1);
 	assert_int_equal(gs_parse_duration_ns("3parsecs", 1, &ns), -1);
-	/* decimal only: a leading 0 is no octal, 0x no hex (issue 24) */
+	/* decimal only: a leading 0 is no octal, 0x no hex (README) */
 	assert_int_equal(gs_parse_u64("010", 0, 100, &u), 0);
 	assert_int_equal(u, 10);
 	assert_int_equal(gs_parse_u64("09", 0, 100, &u), 0);
@@ -507,8 +427,9 @@ static void whole_file_reader(void **state)
 	assert_non_null(strstr(err, ": No such file or directory"));
 }
 
-/* Mistakes that must not cost work (issue 24): inputs that are no
- * regular file, outputs that cannot be written or are the input. */
+/* Mistakes that must not cost work (README, the rules for inputs):
+ * inputs that are no regular file, outputs that cannot be written or are
+ * the input. */
 static void input_and_output_checks(void **state)
 {
 	char dir[] = "/tmp/gs-io-XXXXXX", p[128], q[128], why[256], *buf;
@@ -682,14 +603,11 @@ int main(void)
 		cmocka_unit_test(mangohud_068_layout_in_us),
 		cmocka_unit_test(mangohud_sampled_rows_detected),
 		cmocka_unit_test(mangohud_rows_that_are_no_frame),
-		cmocka_unit_test(mangohud_damaged_elapsed_is_one_row),
-		cmocka_unit_test(mangohud_tiny_and_cut_rows),
 		cmocka_unit_test(mangohud_errors_name_file_and_line),
 		cmocka_unit_test(mangohud_writer_round_trip),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_errors_have_positions),
 		cmocka_unit_test(option_parsing),
-		cmocka_unit_test(long_paths_shortened),
 		cmocka_unit_test(whole_file_reader),
 		cmocka_unit_test(input_and_output_checks),
 		cmocka_unit_test(sched_ext_reader),

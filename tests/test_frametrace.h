@@ -9,13 +9,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "report.h"
-#include "trace.h"
+#include "export/report.h"
+#include "trace/trace.h"
 
 #define MS 1000000ULL
 #define US 1000ULL
 #define T0 (1000ULL * 1000000000ULL)
 
+/* A uniform draw in [0, 1) from the tests' own generator: the same
+ * sequence on every run of a test program. */
+double rnd(void);
 struct ft_ev ev(uint64_t ts, uint8_t type, uint16_t cpu, uint32_t tid,
 		uint32_t arg, uint32_t arg2, uint64_t val, uint8_t flags);
 /* Appends e; fails the test when memory runs out. */

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explain.h"
-#include "import.h"
-#include "marker.h"
-#include "finish.h"
-#include "model.h"
-#include "report.h"
-#include "steal.h"
+#include "analysis/explain.h"
+#include "import/import.h"
+#include "trace/marker.h"
+#include "trace/finish.h"
+#include "analysis/model.h"
+#include "export/report.h"
+#include "trace/steal.h"
 #include "test_frametrace.h"
 
 /* Two threads ping-pong on CPU 0 through futexes. */

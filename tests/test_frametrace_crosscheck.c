@@ -19,7 +19,7 @@
  *  - runtime: every task within 1 % (or 0.002 ms, perf prints 3 decimals);
  *  - switches: perf does not count every switch-in, so the events of
  *    frametrace's import are counted again the way perf sched latency
- *    counts (perf_count below: skipping the switches frametrace
+ *    counts (perf_count, tests/perf_sched.c: skipping the switches frametrace
  *    reconstructed, which perf never saw), and every task with 20 or more
  *    switches must have exactly perf's count. Below 20 a difference is
  *    listed, not asserted; the total over all tasks must agree within 1 %;
@@ -39,213 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ftutil.h"
-#include "import.h"
-#include "model.h"
-
-/* ---- perf sched latency's switch count ------------------------------- */
-
-/*
- * tools/perf/builtin-sched.c (latency_switch_event, latency_wakeup_event,
- * latency_runtime_event, add_sched_in_event) keeps per thread (by tid) a
- * list of atoms, in time order (perf sorts the events; ties keep the
- * order of the file, which `perf script` prints in the same order):
- *  - sched_switch: prev gets an atom, WAIT_CPU if perf reads its state as
- *    'R', else SLEEPING; then next, first seen, gets a WAIT_CPU atom, and
- *    its switch-in counts (nb_atoms++) only if its last atom is WAIT_CPU
- *    (it becomes SCHED_IN);
- *  - a wake-up turns a last atom that is SLEEPING into WAIT_CPU; any other
- *    state (running, already waiting) ignores it. A task first seen by a
- *    wake-up gets a SLEEPING atom, first seen by sched_stat_runtime a
- *    WAIT_CPU one. sched_wakeup_new is a wake-up;
- *  - sched_migrate_task is ignored unless one CPU is profiled (-C);
- *    renames and forks do not touch the atoms. `-p` prints every thread
- *    (no merging by comm), swapper and threads without a switch left out.
- *    (perf keys the atoms by its thread object: a tid reused within the
- *    recording would be two rows; not modelled here.)
- * Which wake-up event and which states count as 'R' depend on perf's
- * version (struct perf_rule).
- */
-struct perf_rule {
-	const char *name;
-	/* sched_waking is the wake-up when the trace has it (and sched_wakeup
-	 * is then ignored); else sched_wakeup */
-	bool waking;
-	/* a preempted switch-out (prev_state R+) leaves the task WAIT_CPU */
-	bool preempt_waits;
-};
-
-/*
- * perf 6.1 (Debian 12's) handles sched_wakeup only, and its
- * sched_out_state() indexes "RSDTtZXxKWP" with the raw prev_state: since
- * kernel 4.14 a preempted task's prev_state is TASK_REPORT_MAX (0x100),
- * past the string's end, so only prev_state 0 ("R" without "+") is 'R'.
- * "perf sched: Fix sched latency analysis incorrect" (2023) made it take
- * sched_waking when recorded; evsel__taskstate() (Ze Gao, 2023) reads
- * the state from the tracepoint's format and reports a preempted task as
- * 'R'. The fixture's perf fits the last rule, perf 6.1 here the first.
- */
-static const struct perf_rule perf_rules[] = {
-	{ "sched_wakeup; R+ sleeps (perf 6.1)", false, false },
-	{ "sched_waking; R+ sleeps", true, false },
-	{ "sched_waking; R+ waits (evsel__taskstate)", true, true },
-};
-#define NRULES (sizeof(perf_rules) / sizeof(perf_rules[0]))
-
-enum { ATOM_SLEEPING, ATOM_WAIT_CPU, ATOM_SCHED_IN, ATOM_IGNORE };
-
-/* Why a switch-in did not count. */
-enum {
-	MISS_PREEMPT,	/* after a preempted switch-out (R+) */
-	MISS_EARLY,	/* the wake-up came before the sleeping switch-out */
-	MISS_NO_WAKE,	/* asleep, and no wake-up recorded since */
-	MISS_NOT_OUT,	/* switched in again without a switch-out */
-	MISS_ORDER,	/* before the wake-up's time (unsorted input) */
-	MISS_N
-};
-static const char *const miss_name[MISS_N] = {
-	"after R+", "woken before its switch-out", "no wake-up",
-	"no switch-out", "before its wake-up"
-};
-
-struct perf_task {
-	uint32_t tid;
-	uint8_t state;		/* ATOM_*: of its last atom */
-	uint8_t why;		/* MISS_* if it is SLEEPING */
-	bool woke_running;	/* a wake-up was ignored while it ran */
-	uint64_t out_ts, wake_ts;
-	uint64_t switches;	/* perf's count */
-	uint64_t missed[MISS_N];
-};
-
-struct perf_count {
-	struct ft_map idx;
-	struct perf_task *task;
-	size_t n, cap;
-};
-
-static void perf_count_free(struct perf_count *c)
-{
-	ft_map_free(&c->idx);
-	free(c->task);
-	memset(c, 0, sizeof(*c));
-}
-
-static const struct perf_task *perf_task_get(const struct perf_count *c,
-					     uint32_t tid)
-{
-	uint32_t *i = ft_map_get(&c->idx, tid);
-
-	return i ? &c->task[*i] : NULL;
-}
-
-/* The task's record; a new one (*isnew) has no atom yet. NULL: no memory. */
-static struct perf_task *perf_task_at(struct perf_count *c, uint32_t tid,
-				      bool *isnew)
-{
-	uint32_t *i = ft_map_put(&c->idx, tid, (uint32_t)c->n, isnew);
-
-	if (!i)
-		return NULL;
-	if (*isnew) {
-		if (FT_VEC_RESERVE(c->task, c->n, c->cap))
-			return NULL;
-		memset(&c->task[c->n], 0, sizeof(c->task[0]));
-		c->task[c->n].tid = tid;
-		c->n++;
-	}
-	return &c->task[*i];
-}
-
-static void atom(struct perf_task *p, uint8_t state, uint64_t ts)
-{
-	p->state = state;
-	p->out_ts = ts;
-	p->wake_ts = state == ATOM_WAIT_CPU ? ts : 0;
-}
-
-static void sched_in(struct perf_task *p, uint64_t ts)
-{
-	if (p->state != ATOM_WAIT_CPU) {
-		p->missed[p->state == ATOM_SLEEPING ? p->why : MISS_NOT_OUT]++;
-		return;
-	}
-	if (ts < p->wake_ts) {
-		p->state = ATOM_IGNORE;
-		p->missed[MISS_ORDER]++;
-		return;
-	}
-	p->state = ATOM_SCHED_IN;
-	p->switches++;
-}
-
-/* Counts t's switches as perf sched latency does under rule r into c
- * (initialised here). 0, or -1 when memory runs out. */
-static int perf_count(const struct ft_trace *t, const struct perf_rule *r,
-		      struct perf_count *c)
-{
-	uint8_t wake_type = FT_EV_WAKEUP;
-
-	memset(c, 0, sizeof(*c));
-	ft_map_init(&c->idx);
-	if (r->waking)
-		for (size_t i = 0; i < t->nev; i++)
-			if (t->ev[i].type == FT_EV_WAKING) {
-				wake_type = FT_EV_WAKING;
-				break;
-			}
-	for (size_t i = 0; i < t->nev; i++) {
-		const struct ft_ev *e = &t->ev[i];
-		struct perf_task *p;
-		bool isnew;
-
-		if (e->type == FT_EV_SWITCH) {
-			bool preempt = e->flags & FT_F_PREEMPT;
-			bool waits = !(e->arg2 & 0xffff) &&
-				     (!preempt || r->preempt_waits);
-
-			/* perf never saw what frametrace reconstructed */
-			if (e->flags & FT_F_RECONSTRUCTED)
-				continue;
-			if (!(p = perf_task_at(c, e->tid, &isnew)))
-				goto oom;
-			atom(p, waits ? ATOM_WAIT_CPU : ATOM_SLEEPING, e->ts);
-			p->why = preempt ? MISS_PREEMPT
-				 : p->woke_running ? MISS_EARLY : MISS_NO_WAKE;
-			p->woke_running = false;
-			if (!(p = perf_task_at(c, e->arg, &isnew)))
-				goto oom;
-			if (isnew)
-				atom(p, ATOM_WAIT_CPU, e->ts);
-			sched_in(p, e->ts);
-		} else if (e->type == wake_type || e->type == FT_EV_WAKEUP_NEW) {
-			if (!(p = perf_task_at(c, e->tid, &isnew)))
-				goto oom;
-			if (isnew) {
-				atom(p, ATOM_SLEEPING, e->ts);
-				p->why = MISS_NO_WAKE;
-			}
-			if (p->state != ATOM_SLEEPING) {
-				if (p->state == ATOM_SCHED_IN)
-					p->woke_running = true;
-				continue;
-			}
-			if (p->out_ts > e->ts)
-				continue;
-			p->state = ATOM_WAIT_CPU;
-			p->wake_ts = e->ts;
-		} else if (e->type == FT_EV_RUNTIME) {
-			if (!(p = perf_task_at(c, e->tid, &isnew)))
-				goto oom;
-			if (isnew)
-				atom(p, ATOM_WAIT_CPU, e->ts);
-		}
-	}
-	return 0;
-oom:
-	perf_count_free(c);
-	return -1;
-}
+#include "trace/ftutil.h"
+#include "import/import.h"
+#include "analysis/model.h"
+#include "perf_sched.h"
 
 /* ---- the comparison with perf sched latency -p ------------------------ */
 
@@ -374,6 +171,50 @@ static int pick_rule(const struct ft_trace *t, struct perf_count *pc,
 }
 
 /* Returns the number of failed comparisons; prints a table. */
+/* One task's row: its runtime and switch count against perf's, printed
+ * with the switch-ins perf's rule leaves out; the number of failures. */
+static int compare_row(const struct perf_row *p, const struct ft_tstat *s,
+		       const struct perf_task *pt, struct xcheck *x,
+		       uint64_t *sum_ours, uint64_t *sum_perf)
+{
+	uint64_t as_perf = pt ? pt->switches : 0;
+	double ours_ms, tol_ms;
+	bool rt_ok, sw_ok, few;
+	char why[160] = "";
+	size_t wl = 0;
+
+	ours_ms = (double)s->runtime_ns / 1e6;
+	tol_ms = fmax(0.01 * p->runtime_ms, 0.002);
+	rt_ok = fabs(ours_ms - p->runtime_ms) <= tol_ms + 1e-9;
+	sw_ok = as_perf == p->count;
+	few = !sw_ok && p->count < 20;
+	*sum_ours += as_perf;
+	*sum_perf += p->count;
+	x->big += p->count >= 20;
+	x->compared++;
+	/* the switch-ins perf's rule leaves out, where there are any */
+	for (int k = 0; pt && k < MISS_N && wl < sizeof(why); k++)
+		if (pt->missed[k])
+			wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
+					       "%s%llu %s", wl ? ", " : "; not counted: ",
+					       (unsigned long long)pt->missed[k],
+					       miss_name[k]);
+	if (s->repaired && wl < sizeof(why))
+		snprintf(why + wl, sizeof(why) - wl,
+			 "; %llu reconstructed",
+			 (unsigned long long)s->repaired);
+	printf("%-24.24s %10.3f %10.3f %7llu %7llu %7llu  %s%s%s\n",
+	       p->comm, p->runtime_ms, ours_ms,
+	       (unsigned long long)p->count,
+	       (unsigned long long)as_perf,
+	       (unsigned long long)s->switches,
+	       rt_ok ? "runtime ok" : "RUNTIME DIFFERS",
+	       sw_ok ? ", switches ok"
+	       : few ? ", switches differ (under 20: listed, not asserted)"
+		     : ", SWITCHES DIFFER", why);
+	return !rt_ok + (!sw_ok && !few);
+}
+
 static int crosscheck(const char *script, const char *latency,
 		      struct xcheck *x)
 {
@@ -425,47 +266,13 @@ static int crosscheck(const char *script, const char *latency,
 		const struct perf_row *p = &rows[i];
 		const struct ft_tstat *s = ft_model_task(&m, p->tid);
 		const struct perf_task *pt = perf_task_get(&pc[best], p->tid);
-		uint64_t as_perf = pt ? pt->switches : 0;
-		double ours_ms, tol_ms;
-		bool rt_ok, sw_ok, few;
-		char why[160] = "";
-		size_t wl = 0;
 
 		if (!s) {
 			printf("%-24s missing from frametrace's report\n", p->comm);
 			fails++;
 			continue;
 		}
-		ours_ms = (double)s->runtime_ns / 1e6;
-		tol_ms = fmax(0.01 * p->runtime_ms, 0.002);
-		rt_ok = fabs(ours_ms - p->runtime_ms) <= tol_ms + 1e-9;
-		sw_ok = as_perf == p->count;
-		few = !sw_ok && p->count < 20;
-		sum_ours += as_perf;
-		sum_perf += p->count;
-		x->big += p->count >= 20;
-		x->compared++;
-		/* the switch-ins perf's rule leaves out, where there are any */
-		for (int k = 0; pt && k < MISS_N && wl < sizeof(why); k++)
-			if (pt->missed[k])
-				wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
-						       "%s%llu %s", wl ? ", " : "; not counted: ",
-						       (unsigned long long)pt->missed[k],
-						       miss_name[k]);
-		if (s->repaired && wl < sizeof(why))
-			snprintf(why + wl, sizeof(why) - wl,
-				 "; %llu reconstructed",
-				 (unsigned long long)s->repaired);
-		printf("%-24.24s %10.3f %10.3f %7llu %7llu %7llu  %s%s%s\n",
-		       p->comm, p->runtime_ms, ours_ms,
-		       (unsigned long long)p->count,
-		       (unsigned long long)as_perf,
-		       (unsigned long long)s->switches,
-		       rt_ok ? "runtime ok" : "RUNTIME DIFFERS",
-		       sw_ok ? ", switches ok"
-		       : few ? ", switches differ (under 20: listed, not asserted)"
-			     : ", SWITCHES DIFFER", why);
-		fails += !rt_ok + (!sw_ok && !few);
+		fails += compare_row(p, s, pt, x, &sum_ours, &sum_perf);
 	}
 	if (fabs((double)sum_ours - (double)sum_perf) > 0.01 * (double)sum_perf) {
 		printf("total switches differ: %llu (perf) vs %llu (as perf "

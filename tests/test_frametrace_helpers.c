@@ -8,9 +8,17 @@
 
 #include <stdio.h>
 
-#include "finish.h"
-#include "marker.h"
+#include "trace/finish.h"
+#include "trace/marker.h"
 #include "test_frametrace.h"
+
+static uint64_t lcg = 12345;
+
+double rnd(void)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(lcg >> 11) / 9007199254740992.0;
+}
 
 struct ft_ev ev(uint64_t ts, uint8_t type, uint16_t cpu, uint32_t tid,
 		uint32_t arg, uint32_t arg2, uint64_t val, uint8_t flags)

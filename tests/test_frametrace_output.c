@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "import.h"
+#include "export/export.h"
+#include "import/import.h"
 #include "json.h"
-#include "marker.h"
-#include "report.h"
+#include "trace/marker.h"
+#include "export/report.h"
 #include "test_frametrace.h"
 
 static void report_json_keys(void **state)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the processes inferred for a text trace without pids
- * (frametrace/import_procs.c): perf script's default fields print a tid
+ * (frametrace/import/import_procs.c): perf script's default fields print a tid
  * and no pid. Each rule on a few hand-written lines; the real recording
  * is tests/frametrace_profile.sh's fixture.
  */
@@ -13,8 +13,8 @@
 
 #include <string.h>
 
-#include "import.h"
-#include "trace.h"
+#include "import/import.h"
+#include "trace/trace.h"
 
 /* 100 execs; 101 a thread (task_newtask with CLONE_THREAD); 102 a process
  * (task_newtask without it) that forks 103; 104 forked with nothing said;

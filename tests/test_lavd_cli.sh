@@ -65,6 +65,13 @@ else
 	expect 1 'this kernel has no sched_ext' --monitor 1
 	expect 1 'this kernel has no sched_ext' --monitor 1 --monitor-sched-samples 5
 	expect 1 'this kernel has no sched_ext' --no-preemption --no-futex-boost --no-slice-boost --pinned-slice-us 0
+	expect 1 '`lavd --eevdf` runs lavd.s model on this kernel.s own scheduler instead'
+	# --auto takes --eevdf here, with what that refuses
+	expect 2 'takes no sched_ext option (got --powersave) (--auto chose --eevdf' --auto --powersave
+	expect 0 'lavd --check --eevdf: ' --auto --check
+	expect 0 '^this kernel: lavd cannot load here' --check
+	expect 0 '^this kernel: sched_ext no' --check
 fi
+expect 2 '^lavd: --auto chooses --eevdf itself: give one of them$' --auto --eevdf
 
 finish "lavd CLI"

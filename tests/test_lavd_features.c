@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../lavd/policy.h"
+#include "../lavd/policy_preempt.h"
 #include "../lavd/intf.h"
 /* the loader's parts under test, from liblavd.a */
 #include "../lavd/kinfo.h"

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../lavd/policy.h"
+#include "../lavd/policy_preempt.h"
 #include "rng.h"
 #include "util.h"
 

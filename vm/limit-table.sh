@@ -14,11 +14,19 @@
 # each as mean +- sd, with Welch's t against lavd (|t| < 2: not resolved).
 # Runs during which the host's other processes used more than MAX CPUs are
 # left out and counted; RUN-FAIL lines are counted and named per scheduler.
+# With --host RUNS.TSV (bench/eevdf-host.sh's runs on the host's real CPUs,
+# same session and calibration), each profile also gets its fidelity (the
+# VM's default over the host's default, with and without the background;
+# outside 0.85-1.15 the cell is lab-bound) and the handicapped comparison:
+# lavd in the VM against the host's arms (default, nice -10, FIFO,
+# lavd --eevdf) with Welch's t. Emulation only slows lavd: where it still
+# wins, the gain transfers to real CPUs.
 #
 #   vm/limit-table.sh --files DIR --results FILE --host-load FILE
 #                     --max-host-load MAX --jsonget PATH [--title TEXT]
+#                     [--host RUNS.TSV]
 set -u
-files="" res="" load="" max=0.5 jsonget="" title=""
+files="" res="" load="" max=0.5 jsonget="" title="" host=/dev/null
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -27,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--max-host-load) max=$2; shift 2 ;;
 	--jsonget) jsonget=$2; shift 2 ;;
 	--title) title=$2; shift 2 ;;
+	--host) host=$2; shift 2 ;;
 	*) echo "vm/limit-table.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -65,11 +74,42 @@ echo "   Emulated (TCG) figures: compare within this table only. mean +- sd over
 echo "   ratios are per round (see vm/limit-table.sh); t: Welch's t against lavd (|t| < 2: not resolved)."
 grep '^@@GS DATA version ' "$res" | sed 's/^@@GS DATA version /   version: /'
 STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
-awk -v max="$max" -v rows="$rows" "$STATS_AWK"'
+awk -v max="$max" -v rows="$rows" -v host="$host" "$STATS_AWK"'
 	function push(k, v) { cnt[k]++; sum[k] += v; sq[k] += v * v }
 	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
 	function sd(k) { return gs_sd(cnt[k], sum[k], sq[k]) }
 	function ms(k, d) { return cnt[k] ? sprintf("%." d "f +- %." d "f", mean(k), sd(k)) : "-" }
+	# bench/eevdf-host.sh runs: profile bg arm round avg low1 work jobs other
+	function read_host(   line, f, k) {
+		while ((getline line < host) > 0) {
+			split(line, f, "\t")
+			if (f[1] == "profile" || f[9] + 0 >= max + 0 || f[6] == "") continue
+			if (f[2] != "none") hbg = f[2]
+			k = f[1] SUBSEP f[2] SUBSEP f[3]
+			hn[k]++; hs[k] += f[6]; hq[k] += f[6] * f[6]
+		}
+	}
+	function hmean(k) { return hn[k] ? hs[k] / hn[k] : 0 }
+	function fid(v, h) {
+		if (!h || !v) return "-"
+		return sprintf("%.2f%s", v / h, v / h < 0.85 || v / h > 1.15 ? " lab-bound" : "")
+	}
+	function fidelity(p, d, L,   a, k, t, arms) {
+		printf "   %s: fidelity (the VM default / the host default, 1 %% low): none %s, %s %s\n", p,
+			fid(mean(d "|low0"), hmean(p SUBSEP "none" SUBSEP "default")), hbg,
+			fid(mean(d "|low1"), hmean(p SUBSEP hbg SUBSEP "default"))
+		if (!L) return
+		printf "   %s: handicapped, lavd in the VM %s against the host:", p, ms(L "|low1", 1)
+		split("default nice10 fifo lavd", arms, " ")
+		for (a = 1; a <= 4; a++) {
+			k = p SUBSEP hbg SUBSEP arms[a]
+			if (!hn[k]) continue
+			t = gs_welch(cnt[L "|low1"], sum[L "|low1"], sq[L "|low1"], hn[k], hs[k], hq[k])
+			printf " %s %.1f +- %.1f (t %s)", arms[a] == "lavd" ? "lavd --eevdf" : arms[a],
+				hmean(k), gs_sd(hn[k], hs[k], hq[k]), t == "" ? "-" : sprintf("%+.1f", t)
+		}
+		printf "\n"
+	}
 	function welch(a, b,   t) {
 		t = gs_welch(cnt[a], sum[a], sq[a], cnt[b], sum[b], sq[b])
 		return t == "" ? "  -  " : sprintf("%+5.1f", t)
@@ -129,6 +169,10 @@ awk -v max="$max" -v rows="$rows" "$STATS_AWK"'
 					ms(s "|limit", 2), tr, ms(s "|kept", 2), tk
 			}
 		}
+		read_host()
+		for (i = 1; i <= np; i++)
+			if (hn[porder[i] SUBSEP "none" SUBSEP "default"] + hn[porder[i] SUBSEP hbg SUBSEP "default"])
+				fidelity(porder[i], defslot[porder[i]], lavdslot[porder[i]])
 		printf "\n"
 		for (s = 1; s <= nslot; s++) {
 			all += total[s, 0] + total[s, 1] + failed[s]

@@ -18,6 +18,12 @@
 #               [--duration D] [--bg PATTERN] [--no-rt]
 #               [--calibration R|auto|host|mode] [--tcg single|multi|auto] [--smp SPEC]
 #               [--max-host-load CPUS] [--program PATH]... [--out DIR]
+#               [--host-rounds N]
+# --host-rounds N: the same profiles, background and calibration on the
+# host's real CPUs (bench/eevdf-host.sh: default, nice -10, FIFO and
+# lavd --eevdf, N rounds) right before the boot, in the same session: the
+# table then gives each profile's fidelity (lab-bound outside 0.85-1.15)
+# and the handicapped comparison (lavd in the VM against the host's arms).
 # Schedulers: "default", "default:FBARG..." (the kernel's scheduler with
 # framebench options on the game's threads, e.g. default:--nice:-5,
 # default:--slice-us:1000) or "PROGRAM[:ARG...]" (PROGRAM from the
@@ -33,7 +39,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 profiles=proton,unreal,esports,strategy scheds=default,lavd reps=6 dur=10s bg=hogs:2 rt=1
-calib=mode tcg=${VM_TCG:-auto} smp=2 maxload=0.5 out="" programs=""
+calib=mode tcg=${VM_TCG:-auto} smp=2 maxload=0.5 out="" programs="" hostrounds=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profiles) profiles=$2; shift 2 ;;
@@ -48,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--max-host-load) maxload=$2; shift 2 ;;
 	--program) programs="$programs $2"; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--host-rounds) hostrounds=$2; shift 2 ;;
 	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/limit.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -88,6 +95,15 @@ secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print 
 # 30 s, x2 for emulation under host load, plus calibration and the boot
 limit=$(( 300 + reps * np * (ns * (2 * (secs + 3) + 30) + secs + 3) * 2 ))
 
+# the host's own runs first: the same session, the same work per frame
+hostarg=""
+if [ "$hostrounds" != 0 ]; then
+	secs_h=$(echo "$dur" | sed 's/s$//')
+	CALIB=$calib sh bench/eevdf-host.sh -r "$hostrounds" -d "$secs_h" -p "$profiles" \
+		-b "none,$bg" -a default,nice10,fifo,lavd -o "$out/host" || exit 1
+	hostarg="--host $out/host/runs.tsv"
+fi
+
 append="gs.profiles=$profiles gs.scheds=$scheds gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.rt=$rt gs.calib=$calib"
 fifo=""; [ "$rt" = 1 ] && fifo=" + the FIFO reference"
 echo "vm/limit.sh: $np profiles x $ns schedulers$fifo, $reps rounds; boot limit ${limit}s"
@@ -105,7 +121,7 @@ fi
 kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/limit-table.sh --files "$out/files" --results "$res" --host-load "$load" \
-	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
+	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" $hostarg \
 	--title "framebench --duration $dur --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1), background --bg $bg, $reps interleaved rounds, kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc

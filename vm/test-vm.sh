@@ -28,7 +28,7 @@ test)
 	# ~155 000 verified instructions each 43-161 s of it, on shared 2-core
 	# machines; a slower CI machine must not fail on time alone
 	BUILD=$B exec vm/run.sh test --timeout 900 \
-		--expect "load run unload verifier sigterm watchdog cycles hotplug errors futex preempt features churn yardstick" ;;
+		--expect "load run unload verifier sigterm watchdog cycles hotplug errors futex preempt features churn yardstick eevdf" ;;
 topo)
 	BUILD=$B exec vm/run.sh topo --expect "domains compact hybrid autopower" --shape 2x2 ;;
 *)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export.h"
-#include "report.h"
-#include "trace.h"
+#include "export/export.h"
+#include "export/report.h"
+#include "trace/trace.h"
 
 static inline void ft_fuzz_pipeline(struct ft_trace *t)
 {

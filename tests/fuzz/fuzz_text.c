@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "import.h"
+#include "import/import.h"
 
 #ifndef FT_FUZZ_TEXT_ENTRY
 #define FT_FUZZ_TEXT_ENTRY LLVMFuzzerTestOneInput

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "fuzz_common.h"
-#include "tracefile.h"
+#include "trace/tracefile.h"
 
 #ifndef FT_FUZZ_ENTRY
 #define FT_FUZZ_ENTRY LLVMFuzzerTestOneInput

@@ -4,8 +4,9 @@
 # Guest plan of `make vm-test`: lavd in a real sched_ext kernel, one boot,
 # phases in order (each prints one RESULT line; vm/run.sh checks them):
 #
-#   load      lavd loads: state enabled, ops lavd, framebench's threads
-#             show "ext.enabled : 1"
+#   load      lavd --check calls the kernel loadable (BTF: sched_ext ops,
+#             the kfuncs), lavd loads: state enabled, ops lavd,
+#             framebench's threads show "ext.enabled : 1"
 #   run       framebench (proton + 2 hogs, ~10 s, plus a 200 ms SCHED_FIFO
 #             burst every 4 s so that RT tasks take CPUs from lavd and its
 #             queued tasks must be handed back) completes under lavd with
@@ -44,6 +45,9 @@
 #             (minimal, and --lavd-shape: lavd's callbacks without its
 #             policy): each attaches under its own name, framebench
 #             completes under it, SIGINT detaches it with exit 0
+#   eevdf     lavd --eevdf beside framebench esports with 2 hogs on this
+#             kernel (sched_ext present, not used): the game's threads are
+#             boosted, SIGINT gives everything back, no record is left
 #
 # Needs /bin/lavd, /bin/framebench, /bin/churn and /bin/scx_minimal (make
 # static).
@@ -64,9 +68,16 @@ BPF_BEFORE=$(lavd --debug-bpf-objects 2>&1)
 
 # ---- phases 1 and 2: load, then framebench under lavd -------------------
 if want_phase load; then
+# lavd --check reads this kernel's BTF (sched_ext ops, the kfuncs) and
+# must call it loadable before the load proves it
+kcheck=$(lavd --check 2>&1)
+gs_out "DATA check $(echo "$kcheck" | grep '^this kernel' | tr '\n' ';')"
 t0=$(now)
 start_lavd --stats 2
-if ! wait_until 90 lavd_attached; then
+if ! echo "$kcheck" | grep -q '^this kernel: lavd can load here$'; then
+	gs_result load FAIL "lavd --check does not call this kernel loadable: $(echo "$kcheck" | tail -n 2 | tr '\n' ' ')"
+	gs_result run FAIL "skipped: lavd --check failed"
+elif ! wait_until 90 lavd_attached; then
 	gs_result load FAIL "lavd did not attach in 90 s: state=$(scx_state) ops=$(scx_ops)"
 	show_log "$LOG" 40
 	gs_result run FAIL "skipped: lavd not loaded"
@@ -538,5 +549,25 @@ if want_phase yardstick; then
 		gs_result yardstick PASS "scx_minimal in both shapes:$yok"
 	else
 		gs_result yardstick FAIL "$yf"
+	fi
+fi
+
+# ---- lavd --eevdf on the sched_ext kernel, with sched_ext left alone ----
+if want_phase eevdf; then
+	lavd --eevdf --eevdf-state /tmp/eevdf.state --stats 1 -v > /tmp/eevdf.log 2>&1 &
+	EP=$!
+	sleep 2
+	fb_run --profile esports --duration 3s --bg hogs:2
+	boosted=$(grep -c -- '-> critical' /tmp/eevdf.log)
+	kill -INT "$EP"
+	wait_exit "$EP" 30
+	irq="interrupt wakeups told apart"
+	grep -q 'does not export its preempt count' /tmp/eevdf.log && irq="interrupt wakeups not told apart"
+	if [ "$FBRC" = 0 ] && [ "$FRAMES" -gt 0 ] && [ "$RC" = 0 ] && [ "$boosted" -gt 0 ] &&
+	   [ ! -e /tmp/eevdf.state ] && ! scx_is enabled lavd; then
+		gs_result eevdf PASS "framebench esports --bg hogs:2: $FRAMES frames; $boosted class changes to critical; $irq; $(grep 'given back' /tmp/eevdf.log)"
+	else
+		gs_result eevdf FAIL "framebench exit $FBRC, $FRAMES frames; $boosted boosts; lavd exit $RC; record left: $([ -e /tmp/eevdf.state ] && echo yes || echo no)"
+		show_log /tmp/eevdf.log 20
 	fi
 fi
