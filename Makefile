@@ -57,7 +57,7 @@ all: programs
 
 LIB_SRCS := lib/util.c lib/stats.c lib/json.c lib/mangohud.c lib/sysinfo.c lib/html.c \
 	lib/spawn.c lib/datadir.c lib/bpfcost.c lib/fbprofile.c lib/fbprofile_step.c lib/fbprofile_join.c lib/fbdist.c lib/opttab.c \
-	lib/optdump.c lib/exit_info.c lib/schedattr.c
+	lib/optdump.c lib/exit_info.c lib/schedattr.c lib/pidlock.c lib/outfile.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBGS := $(BUILD)/lib/libgs.a
 # every archive is made afresh: ar keeps members whose source moved away

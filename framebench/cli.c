@@ -8,6 +8,7 @@
 #include "bg.h"
 #include "disturb.h"
 #include "opttab.h"
+#include "outfile.h"
 #include "util.h"
 
 /* The GS_OPT_SPECIAL options. */
@@ -96,12 +97,33 @@ static const struct gs_opt_table table = {
 	.command = "framebench",
 };
 
+/* Before the run: an output that is the profile given as a file (a name
+ * is a shipped one), or that cannot be written, is refused (exit 2). */
+static void check_outputs(const struct fb_config *cfg)
+{
+	const char *opts[] = { "--json", "--csv" };
+	const char *paths[] = { cfg->json_path, cfg->csv_path };
+	const char *in = cfg->profile_arg;
+	bool in_is_file = strchr(in, '/') || strstr(in, ".profile");
+	char err[4400];
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (!paths[i] || !strcmp(paths[i], "-"))
+			continue;
+		if (in_is_file)
+			gs_refuse_same_file("--profile", in, opts[i], paths[i]);
+		if (gs_check_output(paths[i], err, sizeof(err)))
+			gs_die(EXIT_USAGE, "option %s: %s", opts[i], err);
+	}
+}
+
 /* After the options: the profile with the options' overrides, and what
  * only the whole command line can refuse or warn about. */
 static void cli_finish(struct fb_config *cfg)
 {
 	char err[1024];
 
+	check_outputs(cfg);
 	if (fb_profile_resolve(cfg->profile_arg, &cfg->prof, err, sizeof(err)))
 		gs_die(EXIT_USAGE, "%s", err);
 	if (cfg->fps_set)

@@ -221,7 +221,7 @@ static const struct gs_opt_table table = {
 	specs, ARRAY_SIZE(specs),
 	"usage: frametrace record -o FILE [options] [-- CMD [ARG...]]\n"
 	"  Records scheduler events (BPF, root) system-wide until CMD\n"
-	"  exits, --duration passes, or SIGINT/SIGTERM.\n",
+	"  exits, --duration passes, or SIGINT/SIGTERM/SIGHUP.\n",
 	"", NULL, 24, .in_order = true, .command = "frametrace record",
 };
 
@@ -347,6 +347,9 @@ static void catch_signals(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal ends the recording as ^C does: what was recorded
+	 * is written, the command stopped with the same signal */
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* How long to wait before the next drain: --drain-ms, less when a CPU's
@@ -371,7 +374,7 @@ static int drain_wait_ms(const struct recorder *r)
 	return most ? (int)most : 1;
 }
 
-/* Until SIGINT/SIGTERM, the command's exit or --duration: drains the ring
+/* Until SIGINT/SIGTERM/SIGHUP, the command's exit or --duration: drains the ring
  * every --drain-ms and polls the feeds. */
 static void run(struct recorder *r)
 {

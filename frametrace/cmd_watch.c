@@ -22,12 +22,22 @@
 #include "cmds.h"
 #include "trace/ftutil.h"
 #include "opttab.h"
+#include "pidlock.h"
 #include "trace/marker.h"
 #include "record/procnames.h"
 #include "record/recopts.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_sig, usr1;
+/* DIR/watch.pid, locked while the watch runs (lib/pidlock.h): trigger
+ * signals only a live watch; removed on every exit, gs_die's included */
+static char pid_path[4200];
+static int pid_fd = -1;
+
+static void drop_pid_file(void)
+{
+	gs_pidlock_drop(pid_path, &pid_fd);
+}
 
 static void on_signal(int sig)
 {
@@ -122,12 +132,11 @@ static void on_mark(struct ft_watch *w, const struct ft_ev *e,
 	if ((w->o.frames_from == FT_FRAMES_MARKERS ||
 	     (w->o.frames_from == FT_FRAMES_AUTO && !w->feeds.n)) &&
 	    !ft_atrace_parse(text, &a) && a.kind == 'C') {
-		double scale = ft_frametime_counter_scale(a.name);
+		uint64_t ns = ft_frametime_counter_ns(&a);
 
-		if (scale > 0 && a.value >= 0)
+		if (ns)
 			ft_watch_frame_seen(w, a.tgid ? a.tgid : e->arg, e->ts,
-					    (uint64_t)(a.value * scale), false,
-					    "trace_marker");
+					    ns, false, "trace_marker");
 	}
 }
 
@@ -370,7 +379,6 @@ static void attach(struct ft_watch *w, struct ft_child *child)
 static void open_sources_and_outputs(struct ft_watch *w, pid_t child_pid)
 {
 	char path[4200];
-	FILE *pf;
 
 	/* enough 100 ms samples to bracket a whole window */
 	w->have_steal = !ft_steal_init(&w->steal, w->b.ncpus,
@@ -387,12 +395,6 @@ static void open_sources_and_outputs(struct ft_watch *w, pid_t child_pid)
 	w->log = fopen(path, "a");
 	if (!w->log)
 		gs_warn("watch: %s: %s (notes on stdout only)", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/watch.pid", w->o.dir);
-	pf = fopen(path, "w");
-	if (pf) {
-		fprintf(pf, "%d\n", (int)getpid());
-		fclose(pf);
-	}
 }
 
 static void catch_signals(void)
@@ -403,6 +405,7 @@ static void catch_signals(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* a closed terminal: saved, cleaned up */
 	sigaction(SIGUSR1, &sa, NULL);
 }
 
@@ -483,10 +486,7 @@ static void summary(const struct ft_watch *w)
 
 static void cleanup(struct ft_watch *w)
 {
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/watch.pid", w->o.dir);
-	unlink(path);
+	drop_pid_file();
 	if (w->log)
 		fclose(w->log);
 	ft_presents_close(&w->pr);
@@ -504,6 +504,19 @@ static void cleanup(struct ft_watch *w)
 	ft_trace_free(&w->names);
 }
 
+/* Before anything is attached: a second watch on DIR is refused. */
+static void take_pid_file(const char *dir)
+{
+	char why[4400];
+
+	snprintf(pid_path, sizeof(pid_path), "%s/watch.pid", dir);
+	pid_fd = gs_pidlock_take(pid_path, why, sizeof(why));
+	if (pid_fd < 0)
+		gs_die(EXIT_RUNTIME, "watch: %s: another watch is running in %s", why,
+		       dir);
+	atexit(drop_pid_file);
+}
+
 int ft_cmd_watch(int argc, char **argv)
 {
 	struct ft_watch w;
@@ -516,15 +529,16 @@ int ft_cmd_watch(int argc, char **argv)
 		gs_die(EXIT_RUNTIME, "watch: needs root (CAP_BPF and CAP_PERFMON) to load BPF programs");
 	if (mkdir(w.o.dir, 0755) && errno != EEXIST)
 		gs_die(EXIT_USAGE, "watch: %s: %s", w.o.dir, strerror(errno));
+	take_pid_file(w.o.dir);
 
 	ft_bpf_log_level(w.o.verbose);
 	ft_trace_init(&w.names);
 	if (ft_proc_names(&w.names, getpid()))
 		gs_warn("watch: could not read /proc for task names");
 	ft_proc_mark_recorder(&w.names, getpid());
+	catch_signals();
 	attach(&w, &child);
 	open_sources_and_outputs(&w, child.pid);
-	catch_signals();
 	if (!w.o.quiet)
 		fprintf(stderr,
 			"frametrace watch: %s ring, %" PRIu64 " events per CPU; window "

@@ -306,6 +306,7 @@ size_t gsu_min_frames(const struct gsu_results *r, int w);
 
 void gsu_out_text(FILE *f, const struct gsu_results *r,
 		  const struct gsu_table *t);
+/* 0 written, else -1 or 1 (kept in another file: lib/outfile.h), warned */
 int gsu_out_json(const char *path, const struct gsu_results *r,
 		 const struct gsu_table *t);
 int gsu_out_html(const char *path, const struct gsu_results *r,

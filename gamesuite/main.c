@@ -4,6 +4,7 @@
  * repeated, and say with statistics which is better.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "gamesuite.h"
 #include "opttab.h"
+#include "outfile.h"
 #include "outfmt.h"
 #include "proc.h"
 #include "runner.h"
@@ -174,6 +176,24 @@ static void take_option(const struct gs_opt *o, const char *arg, void *base)
 
 /* The command, the options and the suite file's path; exits on bad usage
  * and after --help / --version. */
+/* Before the runs: an output that is the suite, or that cannot be
+ * written, would lose what they measured. */
+static void check_outputs(const struct cli *cli)
+{
+	const char *opts[] = { "--json", "--html" };
+	const char *paths[] = { cli->json, cli->html };
+	char err[4400];
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (!paths[i])
+			continue;
+		gs_refuse_same_file(NULL, cli->suite_path, opts[i], paths[i]);
+		if (!cli->check && !cli->dry_run &&
+		    gs_check_output(paths[i], err, sizeof(err)))
+			gs_die(EXIT_USAGE, "option %s: %s", opts[i], err);
+	}
+}
+
 static void parse_command_line(int argc, char **argv, struct cli *cli,
 			       struct gsu_results *r)
 {
@@ -205,6 +225,7 @@ static void parse_command_line(int argc, char **argv, struct cli *cli,
 		       : "one SUITE file expected, got extra '%s'",
 		       argv[optind + 1 < argc ? optind + 1 : optind]);
 	cli->suite_path = argv[optind];
+	check_outputs(cli);
 }
 
 /* ---- the suite and the schedulers ---------------------------------------- */
@@ -248,7 +269,8 @@ static void unique_labels(struct gsu_results *r)
 }
 
 /* Each workload's own check of its invocation (gsu_workload_check):
- * "invalid: why" under it in the plan; returns how many failed. */
+ * "invalid: why" under it in the plan; returns how many failed, -1 when
+ * the plan's reader closed the pipe. */
 static int print_plan(FILE *f, const struct gsu_results *r)
 {
 	const struct gsu_suite *su = r->suite;
@@ -275,6 +297,10 @@ static int print_plan(FILE *f, const struct gsu_results *r)
 			}
 		}
 		avail += su->w[w].available;
+		/* the reader went away (check | head): stop before the next
+		 * check, whose files are then cleaned up as always */
+		if (fflush(f) && errno == EPIPE)
+			return -1;
 	}
 	for (int s = 0; s < r->nsched; s++)
 		fprintf(f, "  scheduler %-19s %s%s%s\n", r->sched[s].label,
@@ -361,8 +387,13 @@ int main(int argc, char **argv)
 	if (cli.check || cli.dry_run) {
 		/* a workload that refuses its invocation would fail every
 		 * run: the check fails (exit 2) */
-		if (print_plan(stdout, &r))
-			rc = EXIT_USAGE;
+		int bad;
+
+		/* a closed pipe is an error return, not a death in the
+		 * middle of a check that leaves its folder behind */
+		signal(SIGPIPE, SIG_IGN);
+		bad = print_plan(stdout, &r);
+		rc = bad < 0 ? EXIT_RUNTIME : bad ? EXIT_USAGE : EXIT_OK;
 	} else {
 		if (!r.nsched)
 			gs_die(EXIT_USAGE, "no --sched given (e.g. --sched eevdf "

@@ -15,6 +15,7 @@
 #include "gamesuite.h"
 #include "html.h"
 #include "outfmt.h"
+#include "outfile.h"
 #include "stats.h"
 #include "util.h"
 #include "workload.h"
@@ -542,20 +543,16 @@ static void html_workloads(FILE *f, const struct gsu_results *r,
 	}
 }
 
-int gsu_out_html(const char *path, const struct gsu_results *r,
-		 const struct gsu_table *t)
+static int write_html(FILE *f, const void *ctx)
 {
+	const struct gsu_results *r = ((const struct gsu_out *)ctx)->r;
+	const struct gsu_table *t = ((const struct gsu_out *)ctx)->t;
 	const struct gsu_suite *su = r->suite;
 	struct gsu_counts c;
 	char when[64] = "";
 	time_t now = (time_t)r->started_epoch;
 	struct tm tm;
-	FILE *f = fopen(path, "w");
 
-	if (!f) {
-		gs_warn("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	gsu_count(r, &c);
@@ -611,9 +608,13 @@ int gsu_out_html(const char *path, const struct gsu_results *r,
 	      "below 1 - confidence and the ratio interval excludes 1, in the "
 	      "metric's direction; otherwise same (no difference shown)</li>"
 	      "</ul>\n</body></html>\n", f);
-	if (fclose(f)) {
-		gs_warn("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	return 0;
+}
+
+int gsu_out_html(const char *path, const struct gsu_results *r,
+		 const struct gsu_table *t)
+{
+	struct gsu_out o = { r, t };
+
+	return gs_write_output("--html", path, write_html, &o);
 }

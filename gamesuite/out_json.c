@@ -11,6 +11,7 @@
 #include "gamesuite.h"
 #include "json.h"
 #include "outfmt.h"
+#include "outfile.h"
 #include "util.h"
 
 static void cell_json(struct gs_jw *j, const char *label,
@@ -225,17 +226,13 @@ static void json_summary(struct gs_jw *j, const struct gsu_results *r,
 	gs_jw_obj_end(j);
 }
 
-int gsu_out_json(const char *path, const struct gsu_results *r,
-		 const struct gsu_table *t)
+static int write_json(FILE *f, const void *ctx)
 {
+	const struct gsu_results *r = ((const struct gsu_out *)ctx)->r;
+	const struct gsu_table *t = ((const struct gsu_out *)ctx)->t;
 	struct gsu_counts c;
 	struct gs_jw j;
-	FILE *f = fopen(path, "w");
 
-	if (!f) {
-		gs_warn("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	gsu_count(r, &c);
 	gs_jw_init(&j, f, true);
 	gs_jw_obj(&j, NULL);
@@ -249,9 +246,13 @@ int gsu_out_json(const char *path, const struct gsu_results *r,
 	gs_jw_arr_end(&j);
 	gs_jw_obj_end(&j);
 	gs_jw_done(&j);
-	if (fclose(f)) {
-		gs_warn("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	return 0;
+}
+
+int gsu_out_json(const char *path, const struct gsu_results *r,
+		 const struct gsu_table *t)
+{
+	struct gsu_out o = { r, t };
+
+	return gs_write_output("--json", path, write_json, &o);
 }

@@ -18,4 +18,10 @@ void gsu_describe_workload(const struct gsu_suite *s,
 void gsu_summary_sentence(const struct gsu_results *r,
 			  const struct gsu_counts *c, char *buf, size_t len);
 
+/* What the --json and --html writers get (lib/outfile.h's ctx). */
+struct gsu_out {
+	const struct gsu_results *r;
+	const struct gsu_table *t;
+};
+
 #endif

@@ -484,8 +484,8 @@ int gsu_suite_load(const char *path, struct gsu_suite *s, char *err,
 			errno = ENOENT;
 	}
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s%s", path,
-			 why, errno != ENOENT || strchr(path, '/') ? "" :
+		snprintf(err, errlen, "%s: cannot open: %s%s",
+			 GS_SHORT_PATH(path), why, errno != ENOENT || strchr(path, '/') ? "" :
 			 " (and no shipped suite of that name)");
 		memset(s, 0, sizeof(*s));
 		return -1;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "opttab.h"
+#include "outfile.h"
 #include "proc.h"
 #include "runner.h"
 #include "runopts.h"
@@ -103,6 +104,8 @@ static void parse_special(const struct gs_opt *s, const char *arg, void *base)
 
 static void parse(int argc, char **argv, struct tune *t)
 {
+	char err[600];
+
 	optind = 2;
 	gs_opt_parse(&table, t, argc, argv, parse_special);
 	gsu_run_opts_check(&t->run);
@@ -120,6 +123,13 @@ static void parse(int argc, char **argv, struct tune *t)
 		gs_die(EXIT_USAGE, "option --bg: with --framebench only (a suite says its own)");
 	if (!t->out)
 		gs_die(EXIT_USAGE, "tune: -o FILE is needed (the profile it writes)");
+	/* before the search: a result that cannot be written is lost */
+	if (t->suite_path)
+		gs_refuse_same_file(NULL, t->suite_path, "-o", t->out);
+	else if (strchr(t->framebench, '/') || strstr(t->framebench, ".profile"))
+		gs_refuse_same_file("--framebench", t->framebench, "-o", t->out);
+	if (gs_check_output(t->out, err, sizeof(err)))
+		gs_die(EXIT_USAGE, "option -o: %s", err);
 	if (t->framebench && (!*t->framebench || strpbrk(t->framebench, " \t\n#\"")))
 		gs_die(EXIT_USAGE, "option --framebench: expected a profile name or path, got '%s'",
 		       t->framebench);
@@ -598,8 +608,7 @@ int gsu_tune_main(int argc, char **argv)
 		gs_warn("tune: nothing was measured; no profile written");
 		rc = EXIT_RUNTIME;
 	} else if (gsu_tune_write_profile(&t, t.out)) {
-		gs_warn("tune: cannot write %s: %s", t.out, strerror(errno));
-		rc = EXIT_RUNTIME;
+		rc = EXIT_RUNTIME; /* warned: kept in another file, or lost */
 	} else {
 		gsu_tune_cand_desc(&t, t.best, desc, sizeof(desc));
 		printf("tune: wrote %s: %s%s\n", t.out, desc[0] ? desc : "(no knobs)",

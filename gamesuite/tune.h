@@ -99,7 +99,8 @@ int gsu_tune_make_grid(struct tune *t, char *err, size_t errlen);
  * match lines, its knobs). */
 int gsu_tune_write_cand(const struct tune *t, int c, const char *name,
 			const char *path);
-/* The result: the profile with the evidence in its comment block. */
+/* The result: the profile with the evidence in its comment block; 0, or
+ * 1 kept in another file, -1 lost (lib/outfile.h, warned). */
 int gsu_tune_write_profile(const struct tune *t, const char *path);
 /* The comm of the game's process in a framebench --dump-plan text, or
  * prog's name when the plan gives none. 0, or -1 (no process line). */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "outfile.h"
 #include "tune.h"
 #include "util.h"
 
@@ -60,6 +61,22 @@ static bool word_ok(const char *s)
 	return true;
 }
 
+/* Whether value i of k repeats an earlier one: the same word, or the
+ * same number written otherwise (100, 100.0): it would be measured twice. */
+static bool same_value_before(const struct gsu_tune_knob *k, int i)
+{
+	double a, b;
+
+	for (int j = 0; j < i; j++) {
+		if (!strcmp(k->val[j], k->val[i]))
+			return true;
+		if (!gs_parse_double(k->val[j], -1e300, 1e300, &a) &&
+		    !gs_parse_double(k->val[i], -1e300, 1e300, &b) && a == b)
+			return true;
+	}
+	return false;
+}
+
 int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '='), *v;
@@ -94,6 +111,12 @@ int gsu_tune_parse_knob(const char *arg, struct gsu_tune_knob *k, char *err, siz
 				 k->key, k->val[k->nval]);
 			return -1;
 		}
+		if (same_value_before(k, k->nval)) {
+			snprintf(err, errlen, "%s: value %s given twice (each value "
+				 "is one candidate, run once)", k->key,
+				 k->val[k->nval]);
+			return -1;
+		}
 		k->nval++;
 		v += l + (v[l] == ',');
 	}
@@ -108,8 +131,15 @@ int gsu_tune_make_grid(struct tune *t, char *err, size_t errlen)
 {
 	long n = 1;
 
-	for (int k = 0; k < t->nknob; k++)
+	for (int k = 0; k < t->nknob; k++) {
+		for (int j = 0; j < k; j++)
+			if (!strcmp(t->knob[j].key, t->knob[k].key)) {
+				snprintf(err, errlen, "knob %s given twice (--knob)",
+					 t->knob[k].key);
+				return -1;
+			}
 		n *= t->knob[k].nval;
+	}
 	if (n > TUNE_MAX_CANDS) {
 		snprintf(err, errlen, "%ld combinations of knob values: at most %d "
 			 "(fewer values or knobs)", n, TUNE_MAX_CANDS);
@@ -202,13 +232,11 @@ static void write_final(FILE *f, const struct tune *t)
 		"does that).\n", rule ? "met (better, |Welch t| >= 2)" : "NOT met");
 }
 
-int gsu_tune_write_profile(const struct tune *t, const char *path)
+static int write_profile(FILE *f, const void *ctx)
 {
+	const struct tune *t = ctx;
 	char desc[400], w0[40], w1[40];
-	FILE *f = fopen(path, "w");
 
-	if (!f)
-		return -1;
 	when(t->started, w0, sizeof(w0));
 	when(t->ended, w1, sizeof(w1));
 	fprintf(f, "# lavd game profile written by gamesuite tune%s.\n",
@@ -248,5 +276,10 @@ int gsu_tune_write_profile(const struct tune *t, const char *path)
 	fprintf(f, "\nname        %s\ndescription tuned by gamesuite tune on %s: %s\n",
 		t->name, t->framebench ? t->framebench : t->only, desc);
 	write_rules(f, t, t->best);
-	return fclose(f) ? -1 : 0;
+	return 0;
+}
+
+int gsu_tune_write_profile(const struct tune *t, const char *path)
+{
+	return gs_write_output("-o", path, write_profile, t);
 }

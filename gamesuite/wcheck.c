@@ -64,7 +64,8 @@ int gsu_run_check(char **argv, const char *log, char *why, size_t whylen)
 static int check_run(const struct gsu_suite *s, const struct gsu_workload *w,
 		     char **text, char *why, size_t whylen)
 {
-	char tmp[] = "/tmp/gamesuite-check.XXXXXX", dir[64], log[64];
+	char tmp[4096], dir[4200], log[4200];
+	const char *td = getenv("TMPDIR");
 	struct gsu_exec x;
 	char **argv = NULL;
 	int n = 0, rc = -1;
@@ -73,6 +74,8 @@ static int check_run(const struct gsu_suite *s, const struct gsu_workload *w,
 	if (!w->available || (w->kind != GSU_FRAMEBENCH && w->kind != GSU_GAME &&
 			       w->kind != GSU_STRESS_NG))
 		return 0;
+	snprintf(tmp, sizeof(tmp), "%s/gamesuite-check.XXXXXX",
+		 td && *td ? td : "/tmp");
 	if (!mkdtemp(tmp)) {
 		snprintf(why, whylen, "cannot create %s: %s", tmp, strerror(errno));
 		return -1;

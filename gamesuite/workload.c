@@ -483,9 +483,10 @@ static int read_frames_csv(const char *path, const struct gsu_exec *x,
 	}
 	if (log.unusable)
 		gs_warn("%s:%zu: %zu MangoHud rows left out: a frame time of "
-			"0 ms or over a minute is no frame (this one %.6g ms)",
-			path, log.first_unusable_line, log.unusable,
-			log.first_unusable_ms);
+			"0 ms or over a minute is no frame, nor a row whose elapsed "
+			"time is damaged (this one: %s)", path,
+			log.first_unusable_line, log.unusable,
+			gs_mh_unusable_desc(&log, err, sizeof(err)));
 	if (x && cut_to_span(x, path, &log, why, whylen)) {
 		gs_mh_free(&log);
 		return -1;

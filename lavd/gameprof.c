@@ -391,7 +391,8 @@ static int note_file(struct lavd_gp_set *set, const char *path, bool dir,
 		return -1;
 	}
 	if (stat(path, &st)) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", GS_SHORT_PATH(path),
+			 strerror(errno));
 		return -1;
 	}
 	f = &set->files[set->nfiles++];

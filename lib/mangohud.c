@@ -125,37 +125,89 @@ static int parse_num_field(const char *s, double *out)
 }
 
 /*
+ * Whether row i's elapsed time is damaged: no number, or out of the order
+ * of its neighbours while they are in order (a stray 0 or a huge value
+ * between two sane rows). A row next to a damaged one is not blamed: its
+ * neighbours are not in order.
+ */
+static bool elapsed_damaged(const struct gs_mh_log *log, size_t i)
+{
+	const uint64_t *el = log->elapsed_ns, bad = GS_MH_ELAPSED_DAMAGED;
+	size_t n = log->n, a, b;
+
+	if (!log->has_elapsed)
+		return false;
+	if (el[i] == bad)
+		return true;
+	if (n < 3)
+		return false;
+	/* the two rows it is judged against: both sides, or the two
+	 * beside it at either end */
+	a = i == 0 ? 1 : i == n - 1 ? n - 3 : i - 1;
+	b = i == 0 ? 2 : i == n - 1 ? n - 2 : i + 1;
+	if (el[a] == bad || el[b] == bad || el[a] > el[b])
+		return false;
+	if (i == 0)
+		return el[i] > el[a];
+	if (i == n - 1)
+		return el[i] < el[b];
+	return el[i] < el[a] || el[i] > el[b];
+}
+
+/* Row i, left out: counted, and the first one named with why. */
+static void leave_out(struct gs_mh_log *log, size_t i, const char *why)
+{
+	if (!log->unusable++) {
+		log->first_unusable_line = log->line[i];
+		log->first_unusable_ms = log->frametime_ms[i];
+		log->first_unusable_why = why;
+	}
+}
+
+/*
  * Leaves out the rows that are no frame (see unusable in mangohud.h) and
  * decides per-frame vs sampled from the rows kept: per-frame rows' frame
- * times add up to the elapsed steps that led to them (a row left out
- * takes its step with it, so neither a 0 ms row nor a damaged one makes
+ * times add up to the elapsed steps between kept rows (a row left out
+ * takes its steps with it, so neither a 0 ms row nor a damaged one makes
  * a per-frame log look sampled).
  */
 static void keep_frames(struct gs_mh_log *log)
 {
 	double sum = 0, span = 0;
-	size_t k = 0;
+	size_t k = 0, prev = SIZE_MAX, n = log->n;
+	bool *damaged = calloc(n ? n : 1, sizeof(*damaged));
 
-	for (size_t i = 0; i < log->n; i++) {
+	for (size_t i = 0; damaged && i < n; i++)
+		damaged[i] = elapsed_damaged(log, i);
+	for (size_t i = 0; i < n; i++) {
 		double ft = log->frametime_ms[i];
 
-		if (!(ft > 0) || ft > GS_MH_MAX_FRAME_MS) {
-			if (!log->unusable++) {
-				log->first_unusable_line = log->line[i];
-				log->first_unusable_ms = ft;
-			}
+		if (damaged && damaged[i]) {
+			leave_out(log, i, log->elapsed_ns[i] == GS_MH_ELAPSED_DAMAGED ?
+				  "its elapsed time is no number" :
+				  "its elapsed time is out of order with the rows around it");
 			continue;
 		}
-		if (i > 0 && log->elapsed_ns[i] >= log->elapsed_ns[i - 1]) {
+		if (!(ft >= GS_MIN_FRAME_MS) || ft > GS_MH_MAX_FRAME_MS) {
+			leave_out(log, i, ft > GS_MH_MAX_FRAME_MS ?
+				  "over a minute, not a frame" : ft > 0 ?
+				  "under 0.01 ms (100 000 FPS), not a frame" :
+				  "a row that is no frame");
+			continue;
+		}
+		if (i > 0 && prev == i - 1 &&
+		    log->elapsed_ns[i] >= log->elapsed_ns[prev]) {
 			sum += ft;
 			span += (double)(log->elapsed_ns[i] -
-					 log->elapsed_ns[i - 1]) / 1e6;
+					 log->elapsed_ns[prev]) / 1e6;
 		}
+		prev = i;
 		log->frametime_ms[k] = ft;
 		log->elapsed_ns[k] = log->elapsed_ns[i];
 		log->line[k] = log->line[i];
 		k++;
 	}
+	free(damaged);
 	log->n = k;
 	if (log->has_elapsed && k >= 3 && span > 0 &&
 	    fabs(sum / span - 1.0) > 0.25)
@@ -229,15 +281,12 @@ static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
 		     fields[c->fps]);
 		return -1;
 	}
-	if (c->el >= 0 &&
-	    (parse_num_field(fields[c->el], &el) || el < 0)) {
-		errf(err, errlen, path, lineno,
-		     "column 'elapsed': expected a "
-		     "non-negative number, got '%s'",
-		     fields[c->el]);
-		return -1;
-	}
-	if (push_row(log, cap, ft, (uint64_t)el, lineno))
+	/* a damaged elapsed field damages its row, not the log */
+	if (c->el >= 0 && (parse_num_field(fields[c->el], &el) || !(el >= 0) ||
+			   el >= 1e19))
+		el = -1;
+	if (push_row(log, cap, ft, el < 0 ? GS_MH_ELAPSED_DAMAGED : (uint64_t)el,
+		     lineno))
 		return -2;
 	if (c->fps >= 0) {
 		if (log->n > *fps_cap) {
@@ -255,66 +304,65 @@ static int read_row(struct gs_mh_log *log, char *l, const struct mh_cols *c,
 	return 0;
 }
 
-/* The frame header line: its columns into *cols (their names in the copy
- * *hdr, which the caller frees); -1 with err said, -2 out of memory. */
-static int read_header(struct gs_mh_log *log, const char *l, char **hdr,
-		       struct mh_cols *cols, const char *path, size_t lineno,
-		       char *err, size_t errlen)
+const char *gs_mh_unusable_desc(const struct gs_mh_log *log, char *buf,
+				size_t len)
+{
+	if (isnan(log->first_unusable_ms))
+		snprintf(buf, len, "%s", log->first_unusable_why);
+	else
+		snprintf(buf, len, "frame time %.6g ms: %s",
+			 log->first_unusable_ms, log->first_unusable_why);
+	return buf;
+}
+
+/* The frame header "fps,frametime,...,elapsed" (hdr, split in place):
+ * where the columns read are. 0, or -1 with err said. */
+static int frame_header(struct gs_mh_log *log, char *hdr, size_t lineno,
+			struct mh_cols *c, const char *path, char *err,
+			size_t errlen)
 {
 	char *names[MAX_COLS];
-	size_t ncols;
+	size_t n = split_csv(hdr, names, MAX_COLS);
 
-	*hdr = strdup(l);
-	if (!*hdr)
-		return -2;
-	ncols = split_csv(*hdr, names, MAX_COLS);
-	if (ncols > MAX_COLS) {
-		errf(err, errlen, path, lineno,
-		     "frame header has %zu columns, at most %d "
-		     "supported", ncols, MAX_COLS);
-		return -1;
-	}
-	log->columns = ncols;
+	if (n > MAX_COLS)
+		return errf(err, errlen, path, lineno, "frame header has %zu "
+			    "columns, at most %d supported", n, MAX_COLS);
+	log->columns = n;
 	log->header_line = lineno;
-	cols->n = ncols;
-	cols->ft = col_index(names, ncols, "frametime");
-	cols->fps = col_index(names, ncols, "fps");
-	cols->el = col_index(names, ncols, "elapsed");
-	if (cols->ft < 0) {
-		errf(err, errlen, path, lineno,
-		     "frame header has no 'frametime' column");
-		return -1;
-	}
-	log->has_elapsed = cols->el >= 0;
+	c->n = n;
+	c->ft = col_index(names, n, "frametime");
+	c->fps = col_index(names, n, "fps");
+	c->el = col_index(names, n, "elapsed");
+	if (c->ft < 0)
+		return errf(err, errlen, path, lineno,
+			    "frame header has no 'frametime' column");
+	log->has_elapsed = c->el >= 0;
 	return 0;
 }
 
-/* After the last line: a header, frame rows, and a usable frame among
- * them (classify() sorts them out); -1 with err said. */
-static int check_frames(struct gs_mh_log *log, const double *fps_col,
-			const struct mh_cols *cols, const char *path,
-			size_t lineno, char *err, size_t errlen)
+/* After the last row: the unit, the rows that are no frame (cut_line: a
+ * last line without a newline, left unread), a log with none usable. */
+static int finish_rows(struct gs_mh_log *log, const double *fps_col,
+		       bool has_fps, size_t cut_line, const char *path,
+		       char *err, size_t errlen)
 {
-	if (!cols->n) {
-		errf(err, errlen, path, lineno ? lineno : 0,
-		     "no MangoHud frame header ('fps,frametime,...') found");
-		return -1;
+	char desc[200];
+
+	if (!log->n && !cut_line)
+		return errf(err, errlen, path, log->header_line,
+			    "frame header but no frame rows");
+	classify(log, fps_col, has_fps);
+	if (cut_line && !log->unusable++) {
+		log->first_unusable_line = cut_line;
+		log->first_unusable_ms = NAN;
+		log->first_unusable_why = "the last line has no newline (the "
+					  "file was cut mid-line?)";
 	}
-	if (!log->n) {
-		errf(err, errlen, path, log->header_line,
-		     "frame header but no frame rows");
-		return -1;
-	}
-	classify(log, fps_col, cols->fps >= 0);
-	if (!log->n) {
-		errf(err, errlen, path, 0,
-		     "no usable frame (%zu rows skipped; first: %s:%zu: frame "
-		     "time %.6g ms: %s)", log->unusable, path,
-		     log->first_unusable_line, log->first_unusable_ms,
-		     log->first_unusable_ms > 0 ? "over a minute, not a frame" :
-		     "a row that is no frame");
-		return -1;
-	}
+	if (!log->n)
+		return errf(err, errlen, path, 0, "no usable frame (%zu rows "
+			    "skipped; first: %s:%zu: %s)", log->unusable, path,
+			    log->first_unusable_line,
+			    gs_mh_unusable_desc(log, desc, sizeof(desc)));
 	return 0;
 }
 
@@ -323,11 +371,11 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 {
 	char *line = NULL, *hdr_copy = NULL, *sys_names_copy = NULL;
 	char *fields[MAX_COLS], *sys_names[MAX_COLS];
-	size_t linecap = 0, lineno = 0, nsys = 0, cap = 0;
-	size_t fps_cap = 0;
+	size_t linecap = 0, lineno = 0, ncols = 0, nsys = 0, cap = 0;
+	size_t fps_cap = 0, cut_line = 0;
 	double *fps_col = NULL;
-	struct mh_cols cols = { 0, -1, -1, -1 };
-	int rc = -1, r;
+	struct mh_cols c = { 0, -1, -1, -1 };
+	int rc = -1;
 	bool expect_sysvals = false;
 	ssize_t len;
 
@@ -340,8 +388,14 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 			errf(err, errlen, path, lineno, "NUL byte in line");
 			goto out;
 		}
+		if (ncols && line[len - 1] != '\n') {
+			/* the file ends mid-line (cut): its last value may be
+			 * cut too (16.6 read as 16), so the row is no frame */
+			cut_line = lineno;
+			break;
+		}
 		l = gs_trim(line);
-		if (!cols.n) {
+		if (!ncols) {
 			/* preamble: versioning lines, system info */
 			if (expect_sysvals) {
 				size_t nv = split_csv(l, fields, MAX_COLS);
@@ -366,30 +420,37 @@ int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 			}
 			if (strncmp(l, "fps,", 4) && strncmp(l, "frametime", 9))
 				continue;
-			r = read_header(log, l, &hdr_copy, &cols, path, lineno,
-					err, errlen);
-			if (r == -2)
+			hdr_copy = strdup(l);
+			if (!hdr_copy)
 				goto oom;
-			if (r)
+			if (frame_header(log, hdr_copy, lineno, &c, path, err,
+					 errlen))
 				goto out;
+			ncols = c.n;
 			continue;
 		}
 		if (!*l)
 			continue;
-		r = read_row(log, l, &cols, &cap, &fps_col, &fps_cap, path,
-			     lineno, err, errlen);
-		if (r == -2)
-			goto oom;
-		if (r)
-			goto out;
+		{
+			int r = read_row(log, l, &c, &cap, &fps_col, &fps_cap, path,
+					 lineno, err, errlen);
+
+			if (r == -2)
+				goto oom;
+			if (r)
+				goto out;
+		}
 	}
 	if (ferror(f)) {
 		errf(err, errlen, path, 0, "read error: %s", strerror(errno));
 		goto out;
 	}
-	if (check_frames(log, fps_col, &cols, path, lineno, err, errlen))
+	if (!ncols) {
+		errf(err, errlen, path, lineno ? lineno : 0,
+		     "no MangoHud frame header ('fps,frametime,...') found");
 		goto out;
-	rc = 0;
+	}
+	rc = finish_rows(log, fps_col, c.fps >= 0, cut_line, path, err, errlen);
 	goto out;
 oom:
 	errf(err, errlen, path, lineno, "out of memory");

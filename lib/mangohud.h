@@ -39,10 +39,17 @@ struct gs_mh_log {
 	 * minute (no game frame lasts that long: a damaged or misread log). */
 	size_t unusable;
 	size_t first_unusable_line;
-	double first_unusable_ms;
+	double first_unusable_ms;	/* NAN: none to show (a cut line) */
+	/* why the first one is no frame ("over a minute, not a frame", ...):
+	 * a row whose elapsed time is damaged (no number, or out of order
+	 * with the rows around it) is one such row, not a reason to take
+	 * the whole log for periodic samples */
+	const char *first_unusable_why;
 };
 
 /* Longest frame time a row may hold, in ms (see unusable). */
+/* An elapsed field that is no number: the row is left out (unusable). */
+#define GS_MH_ELAPSED_DAMAGED UINT64_MAX
 #define GS_MH_MAX_FRAME_MS 60000.0
 
 /*
@@ -53,6 +60,10 @@ struct gs_mh_log {
  */
 int gs_mh_read(FILE *f, const char *path, struct gs_mh_log *log, char *err,
 	       size_t errlen);
+/* The first unusable row in words: "frame time 0 ms: a row that is no
+ * frame", or why alone where the row has no frame time to show. */
+const char *gs_mh_unusable_desc(const struct gs_mh_log *log, char *buf,
+				size_t len);
 int gs_mh_read_path(const char *path, struct gs_mh_log *log, char *err,
 		    size_t errlen);
 void gs_mh_free(struct gs_mh_log *log);

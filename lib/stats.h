@@ -12,6 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The shortest frame time taken as a frame, in ms: 100 000 FPS, beyond
+ * any display. A shorter one (0, 1e-300) is no frame, wherever frame
+ * times are read (MangoHud rows, trace_marker frame-time counters). */
+#define GS_MIN_FRAME_MS 0.01
+
 /* ---- growable sample arrays ---------------------------------------- */
 
 struct gs_samples {

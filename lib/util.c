@@ -34,10 +34,29 @@ void gs_set_prog(const char *argv0)
 		gs_prog = slash ? slash + 1 : argv0;
 }
 
+void gs_fput_escaped(const char *s, FILE *f)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
+			fputs("\\ufeff", f); /* a BOM, invisible on a terminal */
+			p += 2;
+		} else if (*p == '\t') {
+			fputs("\\t", f);
+		} else if ((*p < 0x20 && *p != '\n') || *p == 0x7f) {
+			fprintf(f, "\\x%02x", *p);
+		} else {
+			fputc(*p, f);
+		}
+	}
+}
+
 static void vwarn(const char *fmt, va_list ap)
 {
+	char msg[8192];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "%s: ", gs_prog);
-	vfprintf(stderr, fmt, ap);
+	gs_fput_escaped(msg, stderr);
 	fputc('\n', stderr);
 }
 
@@ -60,12 +79,27 @@ void gs_die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+/*
+ * Numbers people write are decimal digits, with a '-' only where a
+ * negative value is allowed: strtoull/strtod would also take leading
+ * spaces or tabs, a '+', "0x10" (16), "inf" and "nan", so " 60" was
+ * refused while "\t60" and "+60" passed. Whether s starts a number.
+ */
+static bool decimal_start(const char *s, bool negative, bool dot)
+{
+	if (negative && *s == '-')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return false;
+	return (*s >= '0' && *s <= '9') || (dot && *s == '.');
+}
+
 int gs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-' || *s == ' ')
+	if (!s || !decimal_start(s, false, false))
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -80,7 +114,7 @@ int gs_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	char *end;
 	long long v;
 
-	if (!s || !*s || *s == ' ')
+	if (!s || !decimal_start(s, min < 0, false))
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, 10);
@@ -90,23 +124,12 @@ int gs_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
-/* strtod also reads hex ("0x10" is 16), "inf" and "nan": numbers people
- * write are decimal, so the digits must start right after the sign. */
-static bool decimal_start(const char *s)
-{
-	if (*s == '-' || *s == '+')
-		s++;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		return false;
-	return (*s >= '0' && *s <= '9') || *s == '.';
-}
-
 int gs_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;
 	double v;
 
-	if (!s || !*s || !decimal_start(s))
+	if (!s || !decimal_start(s, min < 0, true))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -129,7 +152,7 @@ int gs_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
 	char *end;
 	double v, mult = (double)default_unit_ns;
 
-	if (!s || !*s || *s == '-' || !decimal_start(s))
+	if (!s || !decimal_start(s, false, true))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -329,7 +352,7 @@ FILE *gs_fopen_regular(const char *path, char *why, size_t whylen)
 
 int gs_check_output(const char *path, char *why, size_t whylen)
 {
-	char dir[4096];
+	char dir[4096], dshort[81];
 	const char *slash = strrchr(path, '/');
 	struct stat st;
 
@@ -339,18 +362,20 @@ int gs_check_output(const char *path, char *why, size_t whylen)
 	}
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode)) {
-			snprintf(why, whylen, "%s: is a directory", path);
+			snprintf(why, whylen, "%s: is a directory",
+				 GS_SHORT_PATH(path));
 			return -1;
 		}
 		if (access(path, W_OK)) {
-			snprintf(why, whylen, "%s: cannot write: %s", path,
-				 strerror(errno));
+			snprintf(why, whylen, "%s: cannot write: %s",
+				 GS_SHORT_PATH(path), strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
 	if (errno != ENOENT) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		snprintf(why, whylen, "%s: %s", GS_SHORT_PATH(path),
+			 strerror(errno));
 		return -1;
 	}
 	if (!slash)
@@ -359,7 +384,8 @@ int gs_check_output(const char *path, char *why, size_t whylen)
 		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
 			 (int)(slash - path), path);
 	if (access(dir, W_OK | X_OK)) {
-		snprintf(why, whylen, "%s: cannot create it in %s: %s", path, dir,
+		snprintf(why, whylen, "%s: cannot create it in %s: %s",
+			 GS_SHORT_PATH(path), gs_short_path(dir, dshort, sizeof(dshort)),
 			 strerror(errno));
 		return -1;
 	}
@@ -434,7 +460,7 @@ fail:
 		close(fd);
 	free(b);
 	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path,
+		snprintf(err, errlen, "%s: %s", GS_SHORT_PATH(path),
 			 fd < 0 ? why : strerror(saved));
 	errno = saved;
 	return -1;
@@ -487,6 +513,21 @@ char *gs_trim(char *s)
 	return s;
 }
 
+const char *gs_short_path(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path), head, tail;
+
+	if (n < len && n <= GS_SHORT_PATH_MAX)
+		return path;
+	/* the start says where, the end names the file: the middle goes */
+	if (len > GS_SHORT_PATH_MAX + 1)
+		len = GS_SHORT_PATH_MAX + 1;
+	head = (len - 4) / 3;
+	tail = len - 4 - head;
+	snprintf(buf, len, "%.*s...%s", (int)head, path, path + n - tail);
+	return buf;
+}
+
 int gs_err_at(char *err, size_t errlen, const char *file, int line,
 	      const char *fmt, ...)
 {
@@ -497,8 +538,8 @@ int gs_err_at(char *err, size_t errlen, const char *file, int line,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (line > 0)
-		snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+		snprintf(err, errlen, "%s:%d: %s", GS_SHORT_PATH(file), line, msg);
 	else	/* no line to name: the file as a whole */
-		snprintf(err, errlen, "%s: %s", file, msg);
+		snprintf(err, errlen, "%s: %s", GS_SHORT_PATH(file), msg);
 	return -1;
 }

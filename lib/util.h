@@ -32,7 +32,11 @@ uint64_t gs_now_ns(void);
 
 void gs_set_prog(const char *argv0);
 
-/* "prog: message" on stderr. */
+/* s to f with the bytes a terminal would act on or hide written as
+ * text: control characters (ESC: \x1b, a tab: \t; newlines kept) and a
+ * BOM (\ufeff). Every message goes through it: they quote input. */
+void gs_fput_escaped(const char *s, FILE *f);
+/* "prog: message" on stderr (escaped: gs_fput_escaped). */
 void gs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: message" on stderr, then exit(status). */
 _Noreturn void gs_die(int status, const char *fmt, ...)
@@ -129,6 +133,18 @@ void gs_strlcpy(char *dst, const char *src, size_t dstlen);
 
 /* Trims spaces/tabs/CR/LF at both ends in place; returns s. */
 char *gs_trim(char *s);
+
+/*
+ * path for a message, at most GS_SHORT_PATH_MAX bytes: a longer one keeps
+ * its start and its end around "...", so that a path of 4 000 bytes does
+ * not push the reason out of a message's buffer. Returns path itself when
+ * short enough, else buf (len bytes). GS_SHORT_PATH(p) uses a buffer of
+ * the statement's own (a compound literal).
+ */
+#define GS_SHORT_PATH_MAX 160
+const char *gs_short_path(const char *path, char *buf, size_t len);
+#define GS_SHORT_PATH(p) \
+	gs_short_path((p), (char[GS_SHORT_PATH_MAX + 1]){ 0 }, GS_SHORT_PATH_MAX + 1)
 
 /*
  * The error of a line-oriented file parser: "FILE:LINE: message" into

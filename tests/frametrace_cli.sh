@@ -221,6 +221,38 @@ printf 'fps,frametime,cpu_load,elapsed\n60,16.6,1,16600000\n0,0,1,16600000\n60,1
 expect 0 "$T/z.csv:3: frame time 0 ms: a row that is no frame (2 lines skipped)" import -o "$T/z.ftr" "$T/z.csv"
 printf 'fps,frametime,cpu_load,elapsed\n0,0,1,0\n0,99999999,1,0\n' >"$T/z2.csv"
 expect 2 "$T/z2.csv: no usable frame (2 rows skipped; first: $T/z2.csv:2: frame time 0 ms" import -o "$T/z2.ftr" "$T/z2.csv"
+# a frame time under 0.01 ms (1e-300) is no frame: a MangoHud row, a
+# trace_marker frame-time counter
+printf 'fps,frametime,cpu_load,elapsed\n60,16.6,1,16600000\n60,1e-300,1,16600000\n60,16.7,1,33300000\n' >"$T/tiny.csv"
+expect 0 "$T/tiny.csv:3: frame time 1e-300 ms: under 0.01 ms (100 000 FPS), not a frame" import -o "$T/tiny.ftr" "$T/tiny.csv"
+{
+	echo "# tracer: nop"
+	for v in 16.6 16.6 1e-300 16.6; do
+		i=$((${i:-0} + 16600))
+		printf '            game-100     (    100) [000] d..2 100.%06d: tracing_mark_write: C|100|frametime|%s\n' "$i" "$v"
+	done
+} >"$T/tiny.txt"
+"$FT" import -q -o "$T/tinym.ftr" "$T/tiny.txt" 2>/dev/null || fail "import of frame-time counters"
+"$FT" info "$T/tinym.ftr" | grep -qx "frames: 3" || fail "a 1e-300 ms counter counted as a frame: $("$FT" info "$T/tinym.ftr" | grep '^frames')"
+# a file cut mid-line: its last line (no newline) is left out, named
+printf 'fps,frametime,cpu_load,elapsed\n60,16.6,1,16600000\n60,16.7,1,33300000\n60,16.7,1,49900000\n60,16.6,1,66' >"$T/cut.csv"
+expect 0 "$T/cut.csv:5: the last line has no newline (the file was cut mid-line?)" import -o "$T/cut.ftr" "$T/cut.csv"
+head -c 5000 "$FX" >"$T/cut.txt"
+expect 0 "$T/cut.txt:35: the last line has no newline (the file was cut mid-line?): left out" import -o "$T/cut.ftr" "$T/cut.txt"
+# perf text with every line twice: the repeats are duplicate records, left
+# out, so CPU times are not doubled
+awk '{ print; print }' "$FX" >"$T/twice.txt"
+expect 0 "$T/twice.txt:2: a duplicate record: line 1 again" import -o "$T/twice.ftr" "$T/twice.txt"
+"$FT" import -q -o "$T/once.ftr" "$FX" 2>/dev/null
+"$FT" report "$T/once.ftr" | grep "^  qemu-system-x86:16136 " >"$T/once.cpu"
+"$FT" report "$T/twice.ftr" | grep "^  qemu-system-x86:16136 " >"$T/twice.cpu"
+cmp -s "$T/once.cpu" "$T/twice.cpu" || fail "every line twice: $(cat "$T/twice.cpu") vs $(cat "$T/once.cpu")"
+# a 20-digit pid or tid in ftrace text is refused, not wrapped into another
+"$FT" export --perfetto "$T/ft.txt" "$T/once.ftr" || fail "export for the pid checks"
+sed -E '0,/perf-16081 /s//perf-12345678901234567890 /' "$T/ft.txt" >"$T/tid20.txt"
+expect 0 "$T/tid20.txt:8: not a ftrace text event line: 'perf-12345678901234567890" import -o "$T/tid20.ftr" "$T/tid20.txt"
+sed -E '0,/\(  16081\)/s//(12345678901234567890)/' "$T/ft.txt" >"$T/pid20.txt"
+expect 0 "$T/pid20.txt:8: not a ftrace text event line" import -o "$T/pid20.ftr" "$T/pid20.txt"
 # the input as the output: refused (exit 2), the input left as it was -
 # the same name, another name of the same file (a link), as every output
 cp "$FX" "$T/in.txt"
@@ -252,5 +284,25 @@ expect 0 "not a perf script text event line: 'gar\\x02bage \\xff line'" import -
 if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177-\377]')" "$T/err"; then
 	fail "raw binary bytes in a message: $(cat -v "$T/err")"
 fi
+
+# an empty output path is named as such, with its option
+expect 2 "frametrace: -o: empty path" import -o "" "$T/in.txt"
+expect 2 "frametrace: --perfetto: empty path" export --perfetto "" "$T/in.ftr"
+
+# trigger signals only a live watch: a watch.pid that no watch holds
+# (its watch was killed with SIGKILL) names a pid that may be anyone's
+# now; it is refused (exit 1) and that process is left alone, as is a
+# pid given directly that is no watch
+mkdir "$T/stale"
+sleep 30 &
+BG_PID=$!
+echo "$BG_PID" >"$T/stale/watch.pid"
+expect 1 "no watch is running in $T/stale: the file is stale" trigger "$T/stale"
+expect 1 "pid $BG_PID is not a 'frametrace watch'" trigger "$BG_PID"
+expect 1 "no watch is running in $T (no watch.pid)" trigger "$T"
+kill -0 "$BG_PID" 2>/dev/null || fail "trigger signalled a process that is no watch"
+kill "$BG_PID"
+wait "$BG_PID" 2>/dev/null
+BG_PID=
 
 finish "frametrace CLI"

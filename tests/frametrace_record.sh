@@ -87,4 +87,21 @@ early=$(sed -n 's/^meta feed_frames_before_recording=//p' "$T/late")
 n=$(awk '/^frames:/ { print $2 }' "$T/late")
 [ "${n:-0}" -ge 20 ] && [ "${n:-0}" -le 80 ] ||
 	fail "a 1 s recording at 60 FPS kept ${n:-0} frames (expected 20-80)"
+# a closed terminal (SIGHUP) must not lose the recording: alone, and
+# with a command (which gets the same signal), the trace is written
+"$FT" record -q -o "$T/hup.ftr" >/dev/null 2>"$T/hup.err" &
+BG_PID=$!
+sleep 2
+kill -HUP "$BG_PID"
+wait "$BG_PID" || fail "record ended by SIGHUP: exit $? ($(cat "$T/hup.err"))"
+"$FT" record -q -o "$T/hupc.ftr" -- sleep 30 >/dev/null 2>"$T/hupc.err" &
+BG_PID=$!
+sleep 2
+kill -HUP "$BG_PID"
+wait "$BG_PID" || fail "record CMD ended by SIGHUP: exit $? ($(cat "$T/hupc.err"))"
+BG_PID=
+for f in hup hupc; do
+	"$FT" info "$T/$f.ftr" 2>&1 | grep -q "^  sched_switch " ||
+		fail "the recording ended by SIGHUP ($f) holds no events"
+done
 finish "frametrace record"

@@ -109,4 +109,23 @@ n=$(ls "$T/mhc"/capture-*.ftr 2>/dev/null | wc -l)
 grep -q "frame 120.00 ms > 50.00 ms.*MangoHud" "$T/mhc/captures.log" ||
 	fail "MangoHud trigger note: $(cat "$T/mhc/captures.log")"
 
+# a closed terminal (SIGHUP) ends a watch as SIGINT does: the pid file
+# goes with it, so no later trigger can signal whoever reuses its pid
+"$FT" watch -q -o "$T/hup" -d 30s >/dev/null 2>"$T/err3" &
+BG_PID=$!
+i=0
+while [ ! -f "$T/hup/watch.pid" ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+"$FT" watch -q -o "$T/hup" -d 1s >/dev/null 2>"$T/err4" &&
+	fail "a second watch on the same directory was not refused"
+grep -q "another watch is running in $T/hup" "$T/err4" || fail "second watch: $(cat "$T/err4")"
+kill -HUP "$BG_PID"
+wait "$BG_PID"
+rc=$?
+BG_PID=
+[ $rc -eq 0 ] || fail "watch ended by SIGHUP: exit $rc ($(cat "$T/err3"))"
+[ ! -f "$T/hup/watch.pid" ] || fail "watch.pid left behind after SIGHUP"
+
 finish "frametrace watch"

@@ -23,6 +23,13 @@ expect_exit 2 "option --knob: expected KNOB=V1,V2,... (e.g. lat-cri-boost=0,128,
 	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale
 expect_exit 2 "option --knob: slice-scale: 'x y' is neither" \
 	"$GS" tune --framebench unreal -o "$T/x.conf" --knob "slice-scale=1,x y"
+# a value or a knob given twice would be measured twice: refused
+expect_exit 2 "option --knob: slice-scale: value 100 given twice" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale=100,50,100
+expect_exit 2 "option --knob: slice-scale: value 0100 given twice" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale=100,0100
+expect_exit 2 "option --knob: knob slice-scale given twice" \
+	"$GS" tune --framebench unreal -o "$T/x.conf" --knob slice-scale=1 --knob slice-scale=2
 expect_exit 2 "option --knob: 81 combinations of knob values: at most 64" \
 	"$GS" tune --framebench unreal -o "$T/x.conf" --knob a=1,2,3 --knob b=1,2,3 \
 	--knob c=1,2,3 --knob d=1,2,3
@@ -141,6 +148,20 @@ for l in "^name        tuned-tuned$" "^match comm fake-game$" "^slice-scale  *10
 	grep -q -- "$l" "$T/tuned.conf" && pass "profile: $l" || fail "profile lacks '$l'"
 done
 [ "$(cat "$SCX/state")" = disabled ] && pass "left on the default scheduler" || fail "state $(cat "$SCX/state")"
+
+# ---- a result the end cannot write (/dev/full passes the early check) is
+# kept in another file, named, not lost (exit 1)
+if [ -w /dev/full ]; then
+	TMPDIR=$T "$GS" tune "$T/t.suite" --only tuned -o /dev/full --lavd "$LAVD" --ops lavd \
+		--sched-ext-root "$SCX" --load-timeout 5s --stop-timeout 5s $QUIET \
+		--match "comm fake-game" --knob slice-scale=50,100 --final-rounds 2 \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "tune -o /dev/full: exit $rc, expected 1"
+	grep -q "option -o: cannot write /dev/full: No space left on device; kept in $T/full.kept-" "$T/err" &&
+		grep -q "^slice-scale  *[0-9]" "$T"/full.kept-* && pass "tune -o /dev/full: the result kept" ||
+		fail "tune -o /dev/full: $(cat "$T/err")"
+fi
 
 # ---- Ctrl-C: the best measured so far --------------------------------------
 "$GS" tune "$T/t.suite" --only slow -o "$T/int.conf" --lavd "$LAVD" --ops lavd \

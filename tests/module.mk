@@ -3,6 +3,7 @@
 $(eval $(call gs_test,test_stats,tests/test_stats.c))
 $(eval $(call gs_test,test_formats,tests/test_formats.c))
 $(eval $(call gs_test,test_opttab,tests/test_opttab.c))
+$(eval $(call gs_test,test_input_rules,tests/test_input_rules.c))
 
 # Tools of the shell tests, build/tests/NAME from tests/tools/NAME.c:
 #   jsonget FILE PATH...  prints the values at dotted paths of a JSON file

@@ -346,6 +346,18 @@ static void option_parsing(void **state)
 	assert_int_equal(gs_parse_u64("101", 0, 100, &u), -1);
 	assert_int_equal(gs_parse_u64("4x", 0, 100, &u), -1);
 	assert_int_equal(gs_parse_u64("", 0, 100, &u), -1);
+	/* a sign or whitespace before the digits: refused as " 60" was */
+	assert_int_equal(gs_parse_u64("+60", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_u64("\t60", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_u64("\n60", 0, 100, &u), -1);
+	assert_int_equal(gs_parse_i64("+5", -10, 10, &i), -1);
+	assert_int_equal(gs_parse_i64("\t-5", -10, 10, &i), -1);
+	assert_int_equal(gs_parse_i64("-5", 0, 10, &i), -1);
+	assert_int_equal(gs_parse_double("+1.5", 0, 10, &d), -1);
+	assert_int_equal(gs_parse_double("\t1.5", 0, 10, &d), -1);
+	assert_int_equal(gs_parse_double("-1.5", -10, 10, &d), 0);
+	assert_int_equal(gs_parse_duration_ns("+5s", NSEC_PER_SEC, &ns), -1);
+	assert_int_equal(gs_parse_duration_ns("\t5s", NSEC_PER_SEC, &ns), -1);
 	assert_int_equal(gs_parse_i64("-5", -10, 10, &i), 0);
 	assert_int_equal(i, -5);
 	assert_int_equal(gs_parse_double("1.5", 0, 2, &d), 0);

@@ -25,6 +25,8 @@ int ft_ftrace_parse_header(char *line, struct ft_text_hdr *h)
 		for (s = o + 1; *s == ' '; s++)
 			;
 		n = (size_t)(e - s);
+		if (ft_all_digits(s, n) && !ft_is_id(s, n))
+			return -1;
 		if (ft_all_digits(s, n))
 			h->pid = ft_digits_u64(s, n);
 		pe = o;
@@ -35,7 +37,7 @@ int ft_ftrace_parse_header(char *line, struct ft_text_hdr *h)
 	for (char *x = line; x < pe; x++)
 		if (*x == '-')
 			dash = x;
-	if (!dash || !ft_all_digits(dash + 1, (size_t)(pe - dash - 1)))
+	if (!dash || !ft_is_id(dash + 1, (size_t)(pe - dash - 1)))
 		return -1;
 	h->tid = ft_digits_u64(dash + 1, (size_t)(pe - dash - 1));
 	while (*cs == ' ')

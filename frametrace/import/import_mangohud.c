@@ -27,11 +27,11 @@ int ft_import_mangohud(struct ft_import *im, const char *buf, size_t len,
 	}
 	fclose(f);
 	if (log.unusable) {
+		char desc[200];
+
 		/* counted, and the first named: the rules are lib/mangohud.c's */
 		im->line = log.first_unusable_line;
-		ft_import_bad(im, "frame time %.6g ms: %s", log.first_unusable_ms,
-			      log.first_unusable_ms > 0 ?
-			      "over a minute, not a frame" : "a row that is no frame");
+		ft_import_bad(im, "%s", gs_mh_unusable_desc(&log, desc, sizeof(desc)));
 		im->bad_lines += log.unusable - 1;
 		im->mh_unusable += log.unusable;
 	}

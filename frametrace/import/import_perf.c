@@ -28,7 +28,7 @@ int ft_perf_parse_header(char *line, struct ft_text_hdr *h)
 		 * thread ("11040/-1", a thread that has exited) */
 		size_t a = (size_t)(slash - tokstart);
 
-		if (ft_all_digits(tokstart, a))
+		if (ft_is_id(tokstart, a))
 			h->pid = ft_digits_u64(tokstart, a);
 		else if (a != 2 || memcmp(tokstart, "-1", 2))
 			return -1;
@@ -36,8 +36,8 @@ int ft_perf_parse_header(char *line, struct ft_text_hdr *h)
 	} else if (slash) {
 		size_t a = (size_t)(slash - tokstart);
 
-		if (!ft_all_digits(tokstart, a) ||
-		    !ft_all_digits(slash + 1, n - a - 1))
+		if (!ft_is_id(tokstart, a) ||
+		    !ft_is_id(slash + 1, n - a - 1))
 			return -1;
 		h->pid = ft_digits_u64(tokstart, a);
 		h->tid = ft_digits_u64(slash + 1, n - a - 1);
@@ -47,7 +47,7 @@ int ft_perf_parse_header(char *line, struct ft_text_hdr *h)
 		 * switches by those fields too) */
 		h->notask = true;
 	} else {
-		if (!ft_all_digits(tokstart, n))
+		if (!ft_is_id(tokstart, n))
 			return -1;
 		h->tid = ft_digits_u64(tokstart, n);
 	}

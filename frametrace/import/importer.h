@@ -101,6 +101,13 @@ static inline uint64_t ft_digits_u64(const char *s, size_t n)
 	return v;
 }
 
+/* A pid, tid or cpu: digits that fit a pid_t. A 20-digit "pid" would
+ * wrap in ft_digits_u64 into some other task's: the line is refused. */
+static inline bool ft_is_id(const char *s, size_t n)
+{
+	return ft_all_digits(s, n) && n <= 10 && ft_digits_u64(s, n) <= INT32_MAX;
+}
+
 /*
  * The "[cpu]" field of a perf (ftrace false) or ftrace text event line:
  * h cleared, then the first field of 1 to 5 digits whose tail parses

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "opttab.h"
+#include "outfile.h"
 #include "util.h"
 
 void ft_map_init(struct ft_map *m)
@@ -184,6 +185,8 @@ const char *ft_opt_path(const char *opt, const char *arg)
 {
 	char b[64];
 
+	if (!*arg)
+		gs_die(EXIT_USAGE, "%s: empty path (give a file name)", opt);
 	if (arg[0] == '-' && arg[1])
 		gs_die(EXIT_USAGE, "option '%s' needs a file name, not '%s' (an "
 		       "option; a file whose name starts with '-': ./%s)", opt,
@@ -193,7 +196,5 @@ const char *ft_opt_path(const char *opt, const char *arg)
 
 void ft_refuse_same_file(const char *in, const char *out, const char *opt)
 {
-	if (out && strcmp(out, "-") && gs_same_file(in, out))
-		gs_die(EXIT_USAGE, "option %s: %s is the input %s: writing it would "
-		       "overwrite the input (give another file)", opt, out, in);
+	gs_refuse_same_file(NULL, in, opt, out);
 }

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "ftutil.h"
+#include "stats.h"
 
 static int parse_u32(const char *s, const char *end, uint32_t *out)
 {
@@ -122,6 +123,16 @@ double ft_frametime_counter_scale(const char *name)
 	if (n > 3 && !strcasecmp(name + n - 3, "_us"))
 		return 1e3;
 	return 1e6;
+}
+
+uint64_t ft_frametime_counter_ns(const struct ft_atrace *a)
+{
+	double ns = a->value * ft_frametime_counter_scale(a->name);
+
+	/* 0, 1e-300 or a negative value is no frame time, nor a year */
+	if (!(ns >= GS_MIN_FRAME_MS * 1e6) || ns >= 1e15)
+		return 0;
+	return (uint64_t)ns;
 }
 
 static int frame_cmp(const void *a, const void *b)
@@ -294,12 +305,12 @@ static int marks_async(struct marks *M, const struct ft_ev *e,
 static int marks_counter(struct marks *M, const struct ft_ev *e,
 			 const struct ft_atrace *a, uint32_t tgid)
 {
-	double scale = ft_frametime_counter_scale(a->name);
+	uint64_t ns = ft_frametime_counter_ns(a);
 
-	if (scale > 0 && a->value >= 0 && a->value * scale < 1e15) {
+	if (ns) {
 		struct ft_frame f = {
 			.present_ns = e->ts,
-			.frametime_ns = (uint64_t)(a->value * scale),
+			.frametime_ns = ns,
 			.pid = tgid,
 			.tid = e->tid,
 			.flags = FT_FRAME_MARKER,

@@ -33,6 +33,9 @@ int ft_atrace_parse(const char *s, struct ft_atrace *a);
 bool ft_is_frame_name(const char *name);
 /* Frame-time counter: returns the factor to ns (1e6 for ms), 0 if not. */
 double ft_frametime_counter_scale(const char *name);
+/* A frame-time counter's value in ns, 0 when it is no frame time (not
+ * such a counter, or under GS_MIN_FRAME_MS, lib/stats.h, or absurd). */
+uint64_t ft_frametime_counter_ns(const struct ft_atrace *a);
 
 /* Adds the frames described by t's MARK events; returns the number added
  * or -1 when memory runs out. */

@@ -15,8 +15,9 @@
 #            little with GAMESUITE_RUN so runs are not all ties
 #   sampled  rows every 500 ms (log_interval=500): no lows can be computed
 #   rough    the frames of ok, plus a row of 0 ms every 25 frames (MangoHud
-#            writes one when it had nothing to show) and one damaged row of
-#            99999 ms: rows that are no frame, left out by the reader
+#            writes one when it had nothing to show), one damaged row of
+#            99999 ms and two extra rows whose elapsed time is damaged (0,
+#            no number): rows that are no frame, left out by the reader
 #   crash    dies of SIGSEGV
 #   nolog    exits 0 without a log
 #   sleep    writes nothing and sleeps (for Ctrl-C tests)
@@ -57,5 +58,9 @@ awk -v slow="$slow" -v run="$run" -v mode="$mode" -v dur="${dur:-0}" 'BEGIN {
 			printf "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,%.0f\n", e
 		if (mode == "rough" && i == 1000)
 			printf "0.01,99999,0,0,0,0,0,0,0,0,0,0,0,0,0,%.0f\n", e
+		if (mode == "rough" && i == 1500)
+			printf "60,16.6,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		if (mode == "rough" && i == 1600)
+			printf "60,16.6,0,0,0,0,0,0,0,0,0,0,0,0,0,12x4\n"
 	}
 }' >"$dir/fakegame_2026-01-01_00-00-00.csv"
