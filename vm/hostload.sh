@@ -6,7 +6,9 @@
 # process tree used, sampled once a second, so that tables can leave out
 # the runs that other processes disturbed.
 
-# tree_ticks PID: CPU time (ticks) of a process and its descendants
+# tree_ticks PID: CPU time (ticks) of a process and its descendants,
+# those it has reaped included (cutime, cstime: a build's short-lived jobs
+# would otherwise count as other processes' load)
 tree_ticks() {
 	t=0
 	for c in $(pgrep -P "$1" 2>/dev/null); do
@@ -14,7 +16,7 @@ tree_ticks() {
 	done
 	# shellcheck disable=SC2046 # the fields of /proc/PID/stat, split on purpose
 	set -- $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
-	echo $((t + ${12:-0} + ${13:-0}))
+	echo $((t + ${12:-0} + ${13:-0} + ${14:-0} + ${15:-0}))
 }
 
 # sample_host PID: until PID ends, once a second, "epoch cpus-used marker"
