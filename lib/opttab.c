@@ -122,6 +122,8 @@ static const char *path_value(const struct gs_opt *o, const char *arg)
 		snprintf(name, sizeof(name), "-%c", o->short_name);
 	else
 		snprintf(name, sizeof(name), "--%s", o->name);
+	if (!*arg)
+		gs_die(EXIT_USAGE, "%s: empty path (give a file name)", name);
 	if (arg[0] == '-' && arg[1]) {
 		char shown[64];
 		size_t n = 0;

@@ -93,7 +93,7 @@ fi
 grep -q '/usr/share/gamesched' "$T/x/usr/bin/gamesuite" ||
 	fail "gamesuite does not hold the data directory /usr/share/gamesched"
 "$T/x/usr/bin/framebench" --version | grep -q "^framebench $v " || fail "packaged framebench --version"
-for l in 'ExecStart=/usr/sbin/lavd $LAVD_OPTS' 'EnvironmentFile=-/etc/default/lavd' \
+for l in 'ExecStart=/usr/sbin/lavd --auto $LAVD_OPTS' 'EnvironmentFile=-/etc/default/lavd' \
 	'ExecReload=/bin/kill -HUP $MAINPID' 'Conflicts=scx.service scx_loader.service'; do
 	grep -qxF -- "$l" "$T/x/lib/systemd/system/lavd.service" || fail "the packaged unit lacks $l"
 done
