@@ -161,6 +161,7 @@ static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 			enum eevdf_class cls)
 {
 	struct gs_sched_attr a;
+	bool was_managed;
 
 	if (!s->managed && cls == EEVDF_NORMAL)
 		return;
@@ -174,6 +175,7 @@ static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 	else
 		eevdf_target(&t->levers, cls, &s->rec.orig, &a);
 	/* a boost goes into the record before it is made */
+	was_managed = s->managed;
 	s->rec.prev = s->rec.applied;
 	s->rec.applied = a;
 	if (cls != EEVDF_NORMAL && !s->managed) {
@@ -185,10 +187,16 @@ static void apply_class(struct eevdf_table *t, struct eevdf_slot *s,
 		return;
 	t->c.syscalls++;
 	if (gs_sched_setattr(s->tid, &a) != 0) {
-		if (errno != ESRCH)
+		bool gone = errno == ESRCH;
+
+		if (!gone)
 			t->c.errors++;
 		s->rec.applied = s->rec.prev;
-		leave_alone(t, s);
+		/* what lavd had set stays in the record: given back at
+		 * exit, or (a failed give-back) tried again next period; a
+		 * thread whose first boost was refused is left be */
+		if (gone || !was_managed)
+			leave_alone(t, s);
 		return;
 	}
 	t->c.changes++;
