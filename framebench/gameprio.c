@@ -8,20 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "schedattr.h"
-
-static int get_attr(struct gs_sched_attr *a)
-{
-	return gs_sched_getattr(0, a);
-}
-
-static int set_attr(struct gs_sched_attr *a)
-{
-	return gs_sched_setattr(0, a);
-}
 
 int fb_gameprio_apply(const struct fb_gameprio *gp, int rt_prio, char *err,
 		      size_t errlen)
@@ -30,7 +19,7 @@ int fb_gameprio_apply(const struct fb_gameprio *gp, int rt_prio, char *err,
 
 	if (!gp->rt && !gp->nice_set && !gp->slice_us)
 		return 0;
-	if (get_attr(&a) < 0) {
+	if (gs_sched_getattr(0, &a) < 0) {
 		snprintf(err, errlen, "sched_getattr: %s", strerror(errno));
 		return -1;
 	}
@@ -46,7 +35,7 @@ int fb_gameprio_apply(const struct fb_gameprio *gp, int rt_prio, char *err,
 	/* SCHED_OTHER's sched_runtime is EEVDF's slice request (6.12+) */
 	a.runtime = gp->rt ? 0 : (uint64_t)gp->slice_us * 1000;
 	a.flags = 0;
-	if (set_attr(&a) < 0) {
+	if (gs_sched_setattr(0, &a) < 0) {
 		snprintf(err, errlen, "%s%s%s: %s", gp->rt ? "SCHED_FIFO" : "",
 			 gp->nice_set ? " nice" : "",
 			 gp->slice_us ? " custom slice" : "", strerror(errno));
@@ -68,7 +57,7 @@ static int check_here(const struct fb_gameprio *gp, char *err, size_t errlen)
 		return -1;
 	}
 	/* a kernel before 6.12 takes sched_runtime and ignores it */
-	if (gp->slice_us && get_attr(&now) == 0 &&
+	if (gp->slice_us && gs_sched_getattr(0, &now) == 0 &&
 	    now.runtime != (uint64_t)gp->slice_us * 1000) {
 		snprintf(err, errlen, "option --slice-us: this kernel keeps no "
 			 "custom slice for SCHED_OTHER (asked %u us, kept %llu "

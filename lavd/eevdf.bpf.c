@@ -34,6 +34,23 @@ const volatile __u32 self_tgid;		/* lavd itself: never followed */
 
 struct eevdf_counters counters;
 
+/* program runs that did work, per CPU (summed by eevdf.c's stats line) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} events SEC(".maps");
+
+static __always_inline void count_event(void)
+{
+	__u32 k = 0;
+	__u64 *n = bpf_map_lookup_elem(&events, &k);
+
+	if (n)
+		(*n)++;
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, EEVDF_MAX_TASKS);
@@ -74,12 +91,9 @@ static __always_inline struct eevdf_task *task_get(const struct task_struct *p,
 /* lat_cri as the sched_ext program computes it at an enqueue. */
 static __always_inline void update_lat_cri(struct eevdf_task *t, __u64 now)
 {
-	__u64 wait = lavd_freq_hz(lavd_freq_decay(t->wait_freq,
-			now > t->last_quiescent_clk ? now - t->last_quiescent_clk : 0));
-	__u64 wake = lavd_freq_hz(lavd_freq_decay(t->wake_freq,
-			now > t->last_wake_clk ? now - t->last_wake_clk : 0));
-	__u64 own = lavd_lat_cri(wait, wake, t->avg_runtime, LAVD_WEIGHT_DFL,
-				 t->wake_boost);
+	__u64 own = lavd_lat_cri(lavd_freq_now(t->wait_freq, t->last_quiescent_clk, now),
+				 lavd_freq_now(t->wake_freq, t->last_wake_clk, now),
+				 t->avg_runtime, LAVD_WEIGHT_DFL, t->wake_boost);
 
 	t->wake_boost = 0;
 	t->lat_cri = lavd_lat_cri_inherit(own, t->lat_cri_waker, t->lat_cri_wakee);
@@ -142,7 +156,7 @@ static __always_inline void note_wakeup(struct task_struct *p, bool irq_known)
 	t->nr_wakeups++;
 	note_waker(t, now, irq_known);
 	update_lat_cri(t, now);
-	counters.events++;	/* approximate: no atomic on this path */
+	count_event();
 }
 
 SEC("tp_btf/sched_waking")
@@ -211,7 +225,7 @@ int BPF_PROG(eevdf_switch, bool preempt, struct task_struct *prev,
 		note_stop(prev, preempt, prev_state, now);
 	if (followed(next) && (t = task_get(next, true)))
 		t->last_running_clk = now;
-	counters.events++;	/* approximate: no atomic on this path */
+	count_event();
 	return 0;
 }
 

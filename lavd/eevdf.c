@@ -76,6 +76,22 @@ static int forget_dead(int fd, int n)
 	return gone;
 }
 
+/* The programs' runs so far: the per-CPU counts summed. */
+static uint64_t events_total(const struct eevdf *skel)
+{
+	static uint64_t per_cpu[1024];
+	int ncpu = libbpf_num_possible_cpus();
+	uint32_t k = 0;
+	uint64_t sum = 0;
+
+	if (ncpu <= 0 || ncpu > 1024 ||
+	    bpf_map_lookup_elem(bpf_map__fd(skel->maps.events), &k, per_cpu))
+		return 0;
+	for (int i = 0; i < ncpu; i++)
+		sum += per_cpu[i];
+	return sum;
+}
+
 static double cpu_seconds(void)
 {
 	struct rusage ru;
@@ -94,7 +110,7 @@ struct stats_mark {
 static void stats_line(const struct eevdf_table *t, const struct eevdf *skel,
 		       struct stats_mark *m, uint64_t periods)
 {
-	uint64_t now = gs_now_ns(), ev = skel->bss->counters.events;
+	uint64_t now = gs_now_ns(), ev = events_total(skel);
 	double dt = (double)(now - m->t_ns) / 1e9, cpu = cpu_seconds();
 	const struct eevdf_counts *c = &t->c;
 

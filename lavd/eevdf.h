@@ -35,9 +35,10 @@ struct eevdf_task {
 	__u32 pad;
 };
 
-/* Counters of the programs (global, read through the skeleton). */
+/* Rare events of the programs (global, read through the skeleton); the
+ * program runs are counted per CPU (the events map), off the hot path's
+ * shared cache lines. */
 struct eevdf_counters {
-	__u64 events;			/* program runs that did work */
 	__u64 full;			/* a new task found the map full */
 	__u64 exits;			/* tasks forgotten at exit */
 };

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "procscan.h"
 #include "util.h"
 
 static long read_long(const char *path, long dfl)
@@ -120,27 +121,13 @@ void eevdf_kernel_print(const struct eevdf_kernel *k, FILE *out)
 
 unsigned long long eevdf_thread_start(pid_t tid)
 {
-	char path[64], buf[1024];
-	unsigned long long start = 0;
-	const char *p;
-	FILE *f;
-	size_t n;
+	uint64_t start = 0;
+	char comm[16];
+	bool kthread;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
+	/* /proc/TID/stat reads as the thread's own (procscan.c's reader) */
+	if (lavd_ps_read_stat("/proc", (int)tid, comm, &kthread, &start))
 		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the name may hold spaces and ')' */
-	if (!p)
-		return 0;
-	/* field 22 (starttime) is the 20th after the name */
-	for (int field = 2; field < 22 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
 	return start;
 }
 

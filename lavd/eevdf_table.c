@@ -12,6 +12,7 @@
 
 #include "eevdf.h"
 #include "eevdf_kernel.h"
+#include "procscan.h"
 
 #define MASK (EEVDF_TABLE_SLOTS - 1)
 #define CHECK_EVERY 10		/* periods between checks of managed threads */
@@ -104,16 +105,12 @@ static const char *const class_names[EEVDF_NR_CLASSES] = {
 static void log_change(const struct eevdf_slot *s, enum eevdf_class from,
 		       enum eevdf_class to, const struct eevdf_obs *o)
 {
-	char path[64], comm[32] = "?";
-	FILE *f;
+	char comm[16] = "?";
+	uint64_t start;
+	bool kthread;
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->tid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
+	if (lavd_ps_read_stat("/proc", (int)s->tid, comm, &kthread, &start))
+		strcpy(comm, "?");
 	printf("eevdf: %d (%s) %s -> %s: lat_cri %llu, burst %.3f ms, "
 	       "%.1f %% of a CPU\n", (int)s->tid, comm, class_names[from],
 	       class_names[to], (unsigned long long)o->lat_cri,
@@ -263,9 +260,11 @@ static void decide(struct eevdf_table *t, struct eevdf_slot *s,
 		check_managed(t, s);
 }
 
-/* Threads not in the map any more have exited: forget them. */
+/* Threads not in the map any more have exited: forget them; count the
+ * classes of the managed ones that stay (one pass over the table). */
 static void sweep(struct eevdf_table *t)
 {
+	memset(t->c.nr_class, 0, sizeof(t->c.nr_class));
 	for (uint32_t i = 0; i < EEVDF_TABLE_SLOTS; i++) {
 		struct eevdf_slot *s = &t->slots[i];
 
@@ -277,6 +276,8 @@ static void sweep(struct eevdf_table *t)
 			t->c.gone++;
 			slot_del(t, i);	/* a later slot may shift into i */
 		}
+		if (s->tid && s->managed)
+			t->c.nr_class[s->tr.cls]++;
 	}
 }
 
@@ -301,10 +302,6 @@ void eevdf_table_period(struct eevdf_table *t, const uint32_t *tids,
 	for (int i = 0; i < n; i++)
 		decide(t, sl[i], &obs[i]);
 	sweep(t);
-	memset(t->c.nr_class, 0, sizeof(t->c.nr_class));
-	for (uint32_t i = 0; i < EEVDF_TABLE_SLOTS; i++)
-		if (t->slots[i].tid && t->slots[i].managed)
-			t->c.nr_class[t->slots[i].tr.cls]++;
 	t->c.followed = t->nr_used;
 }
 

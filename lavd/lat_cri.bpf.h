@@ -203,8 +203,7 @@ static __always_inline void note_sleep(struct task_ctx *taskc, u64 now)
 /* Frequencies as lat_cri reads them: decayed by the silence since (ours). */
 static __always_inline u64 freq_now(u64 freq, u64 last_clk, u64 now)
 {
-	return lavd_freq_hz(lavd_freq_decay(freq, now > last_clk ?
-						  now - last_clk : 0));
+	return lavd_freq_now(freq, last_clk, now);
 }
 
 /* ---- latency criticality and the virtual deadline ---- */

@@ -164,6 +164,14 @@ LAVD_INLINE __u64 lavd_freq_hz(__u64 freq_fp)
 	       >> LAVD_FREQ_SHIFT;
 }
 
+/* A stored frequency as lat_cri reads it at now: decayed by the silence
+ * since last_clk (ours), in whole Hz. */
+LAVD_INLINE __u64 lavd_freq_now(__u64 freq_fp, __u64 last_clk, __u64 now)
+{
+	return lavd_freq_hz(lavd_freq_decay(freq_fp, now > last_clk ?
+						    now - last_clk : 0));
+}
+
 /*
  * Latency criticality (docs/lavd.md):
  *   wait_ft    = min(wait_freq, 100000) + 1
