@@ -120,7 +120,7 @@ done
 c_all=$(pick '\.[ch]$')
 if [ -n "$c_all" ]; then
 	# shellcheck disable=SC2086 # a list of file names
-	awk -v max_func=$MAX_FUNC -f "$here/lint_c.awk" $c_all >"$T/c" 2>&1
+	awk -v max_func=$MAX_FUNC -f "$here/lint_path.awk" -f "$here/lint_c.awk" $c_all >"$T/c" 2>&1
 	sed 's/^/FAIL: /' "$T/c" >"$T/cf"
 	findings "$T/cf"
 fi
@@ -132,7 +132,7 @@ if [ -n "$mk_files" ] && [ -f Makefile ]; then
 		sed 's/^/  /' "$T/dry"
 		fail "Makefile: make -n programs fails: the build rules cannot be read"
 	fi
-	awk -v root="$(pwd -P)" -f "$here/lint_build.awk" "$T/dry" | sort -u >"$T/b"
+	awk -v root="$(pwd -P)" -f "$here/lint_path.awk" -f "$here/lint_build.awk" "$T/dry" | sort -u >"$T/b"
 	# each finding at the makefile line that sets it, else at the source
 	while IFS='|' read -r tool what why; do
 		case $why in

@@ -18,33 +18,19 @@ BEGIN {
 		istool[tl[i]] = 1
 }
 
-function normpath(p,    n, parts, i, out, k, o) {
+# A path of the tree, relative to its root: "" when it leaves the tree.
+function treepath(p) {
 	if (substr(p, 1, length(root) + 1) == root "/")
 		p = substr(p, length(root) + 2)
 	else if (p == root)
 		p = "."
 	else if (substr(p, 1, 1) == "/")
 		return ""
-	n = split(p, parts, "/"); k = 0
-	for (i = 1; i <= n; i++) {
-		if (parts[i] == "" || parts[i] == ".")
-			continue
-		if (parts[i] == "..") {
-			if (k == 0)
-				return ""
-			k--
-			continue
-		}
-		o[++k] = parts[i]
-	}
-	out = ""
-	for (i = 1; i <= k; i++)
-		out = out (i > 1 ? "/" : "") o[i]
-	return out
+	return normpath(p)
 }
 
 function toolof(p,    t) {
-	p = normpath(p)
+	p = treepath(p)
 	t = p; sub(/\/.*/, "", t)
 	return (t in istool) ? t : ""
 }

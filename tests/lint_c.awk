@@ -71,26 +71,6 @@ function clean(s,    out, i, c, n, q) {
 	return out
 }
 
-# Normalizes a relative path: "." and ".." folded; "" when it leaves the tree.
-function normpath(p,    n, parts, i, out, k, o) {
-	n = split(p, parts, "/"); k = 0
-	for (i = 1; i <= n; i++) {
-		if (parts[i] == "" || parts[i] == ".")
-			continue
-		if (parts[i] == "..") {
-			if (k == 0)
-				return ""
-			k--
-			continue
-		}
-		o[++k] = parts[i]
-	}
-	out = ""
-	for (i = 1; i <= k; i++)
-		out = out (i > 1 ? "/" : "") o[i]
-	return out
-}
-
 function exists(p,    line, r) {
 	r = (getline line < p)
 	if (r >= 0)
