@@ -86,10 +86,11 @@ $(FT_UNIT_TESTS:%=$(BUILD)/tests/%.o) $(FT_TEST_HELPERS): CFLAGS += -Iframetrace
 FT_PROF_TESTS := test_frametrace_fit test_frametrace_profile test_frametrace_overlap
 TESTS += $(FT_PROF_TESTS:%=$(BUILD)/tests/%)
 $(FT_PROF_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o \
+		$(BUILD)/tests/test_frametrace_pr.o \
 		$(FT_TEST_HELPERS) $(FT_PROF_OBJS) $(FT_LIB) $(LIBGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
-$(FT_PROF_TESTS:%=$(BUILD)/tests/%.o): CFLAGS += -Iframetrace
+$(FT_PROF_TESTS:%=$(BUILD)/tests/%.o) $(BUILD)/tests/test_frametrace_pr.o: CFLAGS += -Iframetrace
 
 # The fuzz corpus replayed through the harnesses, as a normal test.
 TESTS += $(BUILD)/tests/test_frametrace_corpus

@@ -21,6 +21,7 @@
 #include "profile/pipeline.h"
 #include "profile/profile_write.h"
 #include "test_frametrace.h"
+#include "test_frametrace_pr.h"
 
 enum { GAME = 100, W0 = 101, W1 = 102, SERVER = 200 };
 
@@ -33,35 +34,6 @@ static void frame(struct ft_trace *t, uint32_t pid, uint32_t tid, uint64_t prev,
 	assert_int_equal(ft_frame_push(t, &f), 0);
 }
 
-struct fixture {
-	struct ft_trace t;
-	struct ft_model m;
-	struct ft_pr_analysis a;
-	char err[1024];
-	int rc;
-};
-
-static void analyze(struct fixture *f, int64_t step_ns)
-{
-	struct ft_pr_opts o = { .step_ns = step_ns };
-
-	assert_int_equal(ft_model_build(&f->m, &f->t), 0);
-	f->rc = ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err));
-}
-
-static void done(struct fixture *f)
-{
-	ft_pr_free(&f->a);
-	ft_model_free(&f->m);
-	ft_trace_free(&f->t);
-	free(f);
-}
-
-static double mean_of(const struct ft_pr_step *s)
-{
-	return ft_pf_dist_mean(&s->dist);
-}
-
 /*
  * A pipelined game: the game thread (CPU 0) works 300-500 us, waits for
  * the previous frame's jobs (the join: woken by worker 0), works 45 us,
@@ -71,7 +43,7 @@ static double mean_of(const struct ft_pr_step *s)
  */
 static void test_pipelined(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct ft_trace *t = &f->t;
 	uint64_t b = T0, prev = T0 - MS, jobs_end = 0;
 	const struct ft_pr_stage *st;
@@ -107,7 +79,7 @@ static void test_pipelined(void **state)
 	sw(t, jobs_end, 1, W0, 0, 1);
 	t->end_ns = jobs_end + MS;
 	assert_int_equal(ft_trace_finish(t), 0);
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(f->a.nstages, 1);
 	assert_int_equal(f->a.npool, 2);
@@ -119,9 +91,9 @@ static void test_pipelined(void **state)
 	assert_true(st->step[3].async);
 	assert_int_equal(st->step[3].jobs, 2);
 	/* the jobs' CPU: 870 + 890 us a frame over 2 */
-	assert_true(fabs(mean_of(&st->step[3]) - 880000) < 30000);
-	assert_true(fabs(mean_of(&st->step[4]) - 300000) < 15000);
-	done(f);
+	assert_true(fabs(pr_mean(&st->step[3]) - 880000) < 30000);
+	assert_true(fabs(pr_mean(&st->step[4]) - 300000) < 15000);
+	pr_done(f);
 }
 
 /*
@@ -195,7 +167,7 @@ static void build_fence(struct ft_trace *t, int scenes, bool talk)
 
 static void test_fence_pool(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	const struct ft_pr_stage *st;
 	char *text = NULL;
 	const char *async;
@@ -203,7 +175,7 @@ static void test_fence_pool(void **state)
 
 	(void)state;
 	build_fence(&f->t, 1, false);
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(f->a.nstages, 1);
 	assert_int_equal(f->a.npool, 2);
@@ -216,8 +188,8 @@ static void test_fence_pool(void **state)
 	assert_true(st->step[1].async);
 	assert_int_equal(st->step[1].jobs, 2);
 	assert_int_equal(st->step[5].kind, PR_JOIN);
-	assert_true(fabs(mean_of(&st->step[2]) - 3000000) < 100000);
-	assert_true(fabs(mean_of(&st->step[6]) - 200000) < 20000);
+	assert_true(fabs(pr_mean(&st->step[2]) - 3000000) < 100000);
+	assert_true(fabs(pr_mean(&st->step[6]) - 200000) < 20000);
 	/* framebench's parser takes it (ft_pr_profile_text checks) */
 	assert_int_equal(ft_pr_profile_text(&f->a, "fence.ftr", "fence", &text,
 					    &len, f->err, sizeof(f->err)), 0);
@@ -227,7 +199,7 @@ static void test_fence_pool(void **state)
 	assert_non_null(strstr(async, "then waited for their fan-in"));
 	assert_non_null(strstr(async, "\n  join "));
 	free(text);
-	done(f);
+	pr_done(f);
 }
 
 /* Two such fan-outs a frame: framebench has one asynchronous fan-out a
@@ -235,14 +207,14 @@ static void test_fence_pool(void **state)
  * instead of hiding it. */
 static void test_fence_twice(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	const struct ft_pr_stage *st;
 	char *text = NULL;
 	size_t len = 0;
 
 	(void)state;
 	build_fence(&f->t, 2, false);
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	st = &f->a.stage[0];
 	assert_true(st->nmode >= 190);
@@ -251,7 +223,7 @@ static void test_fence_twice(void **state)
 					    &len, f->err, sizeof(f->err)), 0);
 	assert_non_null(strstr(text, "# overlap not expressed: in "));
 	free(text);
-	done(f);
+	pr_done(f);
 }
 
 /* Workers that wake each other more often than the game thread wakes
@@ -260,16 +232,16 @@ static void test_fence_twice(void **state)
  * in some recordings and a pool in others. */
 static void test_pool_wakes_itself(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 
 	(void)state;
 	build_fence(&f->t, 1, true);
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(f->a.npool, 2);
 	assert_int_equal(f->a.pool_caller, GAME);
 	assert_int_equal(f->a.nsvc, 1);
-	done(f);
+	pr_done(f);
 }
 
 /*
@@ -282,7 +254,7 @@ static void test_pool_wakes_itself(void **state)
  */
 static void test_fanout_unseen(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct ft_trace *t = &f->t;
 	uint64_t b = T0, prev = T0 - MS;
 	const struct ft_pr_stage *st;
@@ -322,7 +294,7 @@ static void test_fanout_unseen(void **state)
 	}
 	t->end_ns = b + MS;
 	assert_int_equal(ft_trace_finish(t), 0);
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(f->a.npool, 2);
 	st = &f->a.stage[0];
@@ -330,7 +302,7 @@ static void test_fanout_unseen(void **state)
 		fan |= st->step[j].kind == PR_FANOUT;
 	assert_true(fan);
 	assert_true(st->nmode >= 55);
-	done(f);
+	pr_done(f);
 }
 
 int main(void)

@@ -28,6 +28,7 @@
 #include "import/import.h"
 #include "profile/profile_write.h"
 #include "test_frametrace.h"
+#include "test_frametrace_pr.h"
 
 /* ---- hand-made timelines ------------------------------------------------ */
 
@@ -118,47 +119,15 @@ static void build_game(struct ft_trace *t, int nframes)
 	build_game_named(t, nframes, "worker-0", "worker-1");
 }
 
-struct fixture {
-	struct ft_trace t;
-	struct ft_model m;
-	struct ft_pr_analysis a;
-	char err[1024];
-	int rc;
-};
-
-static void analyze(struct fixture *f, int64_t step_ns)
-{
-	struct ft_pr_opts o = { .step_ns = step_ns };
-
-	assert_int_equal(ft_model_build(&f->m, &f->t), 0);
-	f->rc = ft_pr_analyze(&f->a, &f->m, &o, f->err, sizeof(f->err));
-}
-
-static void done(struct fixture *f)
-{
-	if (!f->rc)
-		ft_pr_free(&f->a);
-	else
-		ft_pr_free(&f->a);
-	ft_model_free(&f->m);
-	ft_trace_free(&f->t);
-	free(f);
-}
-
-static double mean_of(const struct ft_pr_step *s)
-{
-	return ft_pf_dist_mean(&s->dist);
-}
-
 static void test_game_roles(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	const struct ft_pr_analysis *a = &f->a;
 	const struct ft_pr_stage *st;
 
 	(void)state;
 	build_game(&f->t, 300);
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(a->presenter, GAME);
 	assert_int_equal(a->nf, 300);
@@ -185,14 +154,14 @@ static void test_game_roles(void **state)
 	assert_int_equal(st->step[3].kind, PR_CALL);
 	assert_int_equal(st->step[4].kind, PR_WORK);
 	/* the works (the CPU between the signals) */
-	assert_true(fabs(mean_of(&st->step[0]) - 400000) < 15000);
+	assert_true(fabs(pr_mean(&st->step[0]) - 400000) < 15000);
 	assert_int_equal(st->step[0].dist.kind, PF_UNIFORM);
-	assert_true(fabs(mean_of(&st->step[2]) - 102000) < 3000);
-	assert_true(fabs(mean_of(&st->step[4]) - 52000) < 3000);
+	assert_true(fabs(pr_mean(&st->step[2]) - 102000) < 3000);
+	assert_true(fabs(pr_mean(&st->step[4]) - 52000) < 3000);
 	/* the jobs: the pool's 410 us per frame over 2; the call: 50 us */
-	assert_true(fabs(mean_of(&st->step[1]) - 205000) < 3000);
+	assert_true(fabs(pr_mean(&st->step[1]) - 205000) < 3000);
 	assert_true(fabs(a->pool_cpu_frame - 410000) < 3000);
-	assert_true(fabs(mean_of(&st->step[3]) - 50000) < 2000);
+	assert_true(fabs(pr_mean(&st->step[3]) - 50000) < 2000);
 	/* the audio timer */
 	assert_true(a->per[PR_PER_AUDIO].on);
 	assert_int_equal(a->per[PR_PER_AUDIO].tid, AUDIO);
@@ -203,19 +172,19 @@ static void test_game_roles(void **state)
 	/* figures compare shows: stage + call + fan-out, no vsync */
 	assert_true(a->chain_wakeups == 5);
 	assert_true(a->cross > 0 && a->cross < a->wakes);
-	done(f);
+	pr_done(f);
 }
 
 static void test_game_profile_parses(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct fb_profile *p = calloc(1, sizeof(*p));
 	char *text = NULL, err[512];
 	size_t len = 0;
 
 	(void)state;
 	build_game(&f->t, 200);
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, 0);
 	/* the step cost from the trace: the game's 2 us from a signal to its
 	 * sleep, under the least work between two steps */
@@ -247,21 +216,21 @@ static void test_game_profile_parses(void **state)
 	assert_non_null(strstr(text, "# stage 1: game:100"));
 	free(text);
 	free(p);
-	done(f);
+	pr_done(f);
 }
 
 /* Wine names every thread of a game after its .exe: the pool is the
  * threads the game thread signals, the game thread itself left out. */
 static void test_pool_same_name(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct fb_profile *p = calloc(1, sizeof(*p));
 	char *text = NULL, err[512];
 	size_t len = 0;
 
 	(void)state;
 	build_game_named(&f->t, 150, "game", "game");
-	analyze(f, 0);
+	pr_analyze(f, 0);
 	assert_int_equal(f->rc, 0);
 	assert_int_equal(f->a.npool, 2);
 	assert_true(f->a.pool[0] != GAME && f->a.pool[1] != GAME);
@@ -274,7 +243,7 @@ static void test_pool_same_name(void **state)
 	assert_string_equal(p->worker_thread, "game");
 	free(text);
 	free(p);
-	done(f);
+	pr_done(f);
 }
 
 /* A kernel thread the game thread wakes once a frame is no stage: known
@@ -287,7 +256,7 @@ static void test_kthread_no_stage(void **state)
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		struct fixture *f = calloc(1, sizeof(*f));
+		struct pr_fixture *f = calloc(1, sizeof(*f));
 
 		kthread_tid = 15;
 		kthread_comm = names[k];
@@ -295,14 +264,14 @@ static void test_kthread_no_stage(void **state)
 		kthread_tid = 0;
 		if (k == 2)	/* a name that says nothing: the flag */
 			ft_task_get_mut(&f->t, 15)->flags |= FT_TASK_KTHREAD;
-		analyze(f, -1);
+		pr_analyze(f, -1);
 		assert_int_equal(f->rc, 0);
 		assert_int_equal(f->a.nstages, 1);
 		assert_int_equal(f->a.stage[0].tid, GAME);
 		for (size_t i = 0; i < f->m.ntask; i++)
 			if (f->m.task[i].tid == 15)
 				assert_int_equal(f->a.th[i].role, PR_NONE);
-		done(f);
+		pr_done(f);
 	}
 }
 
@@ -311,19 +280,19 @@ static void test_kthread_no_stage(void **state)
  * process "?" with every thread in one pool; now it is refused. */
 static void test_names_lost(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 
 	(void)state;
 	build_game(&f->t, 200);
 	for (size_t i = 0; i < f->t.ntasks; i++)
 		f->t.tasks[i].comm[0] = '\0';
 	f->t.corrupt_events = 1024;
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "the trace has no name for 4 of the 4 "
 				       "threads that would have a role"));
 	assert_non_null(strstr(f->err, "the file is damaged"));
-	done(f);
+	pr_done(f);
 }
 
 /* perf script text without pids whose frames name a process (a marker's
@@ -331,7 +300,7 @@ static void test_names_lost(void **state)
  * not "record the scheduler events" (they are there). */
 static void test_frames_process_unknown(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	size_t cap = 200 * 400, len = 0;
 	char *text = malloc(cap);
 
@@ -351,19 +320,19 @@ static void test_frames_process_unknown(void **state)
 				  f->err, sizeof(f->err)) >= 0);
 	free(text);
 	assert_true(f->t.nframes >= 100);
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "no task of the trace was found to be "
 				       "in process 999"));
 	assert_non_null(strstr(f->err, "the text has no pid column"));
-	done(f);
+	pr_done(f);
 }
 
 /* P wakes A, A wakes B, B wakes C, C wakes A again: a loop that does not
  * pass the presenter; then P is woken by its timer and presents. */
 static void test_cycle(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct ft_trace *t = &f->t;
 	uint64_t b = T0, prev = T0 - MS;
 	uint32_t seq[] = { PRES, 11, 12, 13, 11 };
@@ -393,16 +362,16 @@ static void test_cycle(void **state)
 		b += MS + (uint64_t)(300000 * rnd());
 	}
 	assert_int_equal(ft_trace_finish(t), 0);
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "a cycle in the chain"));
-	done(f);
+	pr_done(f);
 }
 
 /* A presenter whose frames cost it 200 ns: a stage with no work. */
 static void test_no_work(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct ft_trace *t = &f->t;
 	uint64_t prev = T0 - MS;
 
@@ -420,15 +389,15 @@ static void test_no_work(void **state)
 		sw(t, x + 1 * US + 200, 0, PRES, 0, 1);
 	}
 	assert_int_equal(ft_trace_finish(t), 0);
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "shows no work per frame"));
-	done(f);
+	pr_done(f);
 }
 
 static void test_bad_input(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct ft_pr_opts o = { .step_ns = -1 };
 
 	(void)state;
@@ -439,7 +408,7 @@ static void test_bad_input(void **state)
 	sw(&f->t, T0, 0, 0, GAME, 0);
 	sw(&f->t, T0 + MS, 0, GAME, 0, 1);
 	assert_int_equal(ft_trace_finish(&f->t), 0);
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "no frames"));
 	ft_pr_free(&f->a);
@@ -448,7 +417,7 @@ static void test_bad_input(void **state)
 
 	/* too few */
 	build_game(&f->t, 60);
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "only 60 frames"));
 	ft_pr_free(&f->a);
@@ -490,10 +459,10 @@ static void test_bad_input(void **state)
 		f->t.frames[i].pid = 999;
 		f->t.frames[i].tid = 0;
 	}
-	analyze(f, -1);
+	pr_analyze(f, -1);
 	assert_int_equal(f->rc, -1);
 	assert_non_null(strstr(f->err, "no scheduling events of process 999"));
-	done(f);
+	pr_done(f);
 }
 
 static void test_atomic_write(void **state)
