@@ -37,17 +37,23 @@ grep -Eq '^ +lavd:--no-x +1\.0 +500 +-$' "$T/out" &&
 	pass "lavd:--no-x: total 1.0 ms, no enqueue program" || fail "lavd:--no-x's cost row"
 # the limit table beside the host's runs (bench/eevdf-host.sh's runs.tsv):
 # the VM's default keeps 1 % lows 30/32/34 with hogs (mean 32) and 58/60/62
-# without; lavd 48/50/52 (mean 50, sd 2). The host's default: 59/60/61
+# without; lavd 48/50/52 (mean 50, sd 2); lavd --eevdf 40/42/44; the
+# default with the game at nice -10 44/46/48. The host's default: 59/60/61
 # without (fidelity 60/60 = 1.00), 39/40/41 with (32/40 = 0.80: lab-bound);
 # nice -10 54/55/56: lavd in the VM against it t = -5 / sqrt(4/3 + 1/3) = -3.9,
-# against the host's default +7.7
+# against the host's default +7.7; the host's lavd --eevdf 57/58/59 (-6.2).
+# Ranking: on the host lavd --eevdf beats the default and nice -10 (+3.7);
+# in the VM lavd --eevdf beats the default but loses to nice -10 (-2.4),
+# sched_ext lavd beats both (+2.4 against nice -10).
 mkdir -p "$T/lf"
 printf '@@GS DATA slot 1 proton default\n@@GS DATA slot 2 proton lavd\n' > "$T/lres"
+printf '@@GS DATA slot 3 proton lavd:--eevdf\n@@GS DATA slot 4 proton default:--nice:-10\n' >> "$T/lres"
 printf 'profile\tbg\tarm\tround\tavg_fps\tlow1\thog_work_s\tjobs\tother_cpus\n' > "$T/host.tsv"
 for r in 1 2 3; do
-	for s in 1 2; do
+	for s in 1 2 3 4; do
 		for v in 0 1; do
-			low=$(( v == 0 ? 58 + 2 * (r - 1) : (s == 1 ? 30 : 48) + 2 * (r - 1) ))
+			case $s in 1) base=30 ;; 2) base=48 ;; 3) base=40 ;; 4) base=44 ;; esac
+			low=$(( v == 0 ? 58 + 2 * (r - 1) : base + 2 * (r - 1) ))
 			printf '{"low1_percentile_fps": %s, "frametime_ms": {"p99": 30}, "avg_fps": 60}\n' \
 				"$low" > "$T/lf/run-$r-$s.$v.json"
 		done
@@ -55,13 +61,19 @@ for r in 1 2 3; do
 	printf 'proton\tnone\tdefault\t%s\t60\t%s\t\t\t0.01\n' $r $((58 + r)) >> "$T/host.tsv"
 	printf 'proton\thogs:2\tdefault\t%s\t60\t%s\t1.2\t\t0.01\n' $r $((38 + r)) >> "$T/host.tsv"
 	printf 'proton\thogs:2\tnice10\t%s\t60\t%s\t1.4\t\t0.01\n' $r $((53 + r)) >> "$T/host.tsv"
+	printf 'proton\thogs:2\tlavd\t%s\t60\t%s\t1.4\t\t0.01\n' $r $((56 + r)) >> "$T/host.tsv"
 done
 vm/limit-table.sh --files "$T/lf" --results "$T/lres" --host-load "$T/load" --max-host-load 0.5 \
-	--jsonget "$JG" --title T --host "$T/host.tsv" > "$T/out" 2>&1 ||
+	--jsonget "$JG" --title T --host "$T/host.tsv" --bg hogs:2 --summary "$T/summary" > "$T/out" 2>&1 ||
 	fail "limit-table.sh failed: $(cat "$T/out")"
 cat "$T/out"
 grep -q '^   proton: fidelity (the VM default / the host default, 1 % low): none 1.00, hogs:2 0.80 lab-bound$' "$T/out" &&
 	pass "fidelity: 1.00 without background, 0.80 (lab-bound) with" || fail "no fidelity line"
-grep -q '^   proton: handicapped, lavd in the VM 50.0 +- 2.0 against the host: default 40.0 +- 1.0 (t +7.7) nice10 55.0 +- 1.0 (t -3.9)$' "$T/out" &&
+grep -q '^   proton: handicapped, lavd in the VM 50.0 +- 2.0 against the host: default 40.0 +- 1.0 (t +7.7) nice10 55.0 +- 1.0 (t -3.9) lavd --eevdf 58.0 +- 1.0 (t -6.2)$' "$T/out" &&
 	pass "handicapped: +7.7 against the host's default, -3.9 against nice -10" || fail "no handicapped line"
+grep -q '^   proton: ranking, 1 % low with hogs:2 (+ better, - worse, = |t| < 2): host lavd --eevdf: default + nice10 + fifo ?; VM lavd --eevdf: default + nice10 - (agrees 1 of 2); VM lavd: default + nice10 + (agrees 2 of 2)$' "$T/out" &&
+	pass "ranking: the VM's lavd --eevdf agrees with the host on 1 of 2 peers, sched_ext lavd on 2" || fail "no ranking line"
+grep -q '^vm proton hogs:2 lavd:--eevdf 3 126.000000 5300.000000$' "$T/summary" &&
+	grep -q '^host proton hogs:2 nice10 3 165.000000 9077.000000$' "$T/summary" &&
+	pass "summary: the VM's and the host's cells as n, sum, sum of squares" || fail "summary: $(cat "$T/summary")"
 finish "VM tables"

@@ -20,13 +20,19 @@
 # outside 0.85-1.15 the cell is lab-bound) and the handicapped comparison:
 # lavd in the VM against the host's arms (default, nice -10, FIFO,
 # lavd --eevdf) with Welch's t. Emulation only slows lavd: where it still
-# wins, the gain transfers to real CPUs.
+# wins, the gain transfers to real CPUs. Then the ranking: lavd --eevdf
+# against each peer (default, nice -10, FIFO) on the host, and sched_ext
+# lavd and lavd --eevdf against the same peers in the VM (default:--nice:-10
+# and lavd:--eevdf slots), each "+" (t >= 2), "-" (t <= -2) or "=", and
+# how many of the VM's answers agree with the host's.
+# --summary FILE writes every cell's runs as "vm|host PROFILE BG ARM n sum
+# sumsq" of the 1 % low (vm/headline.sh pools boots from it).
 #
 #   vm/limit-table.sh --files DIR --results FILE --host-load FILE
 #                     --max-host-load MAX --jsonget PATH [--title TEXT]
-#                     [--host RUNS.TSV]
+#                     [--host RUNS.TSV] [--summary FILE] [--bg PATTERN]
 set -u
-files="" res="" load="" max=0.5 jsonget="" title="" host=/dev/null
+files="" res="" load="" max=0.5 jsonget="" title="" host=/dev/null summary=/dev/null bg=bg
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -36,6 +42,8 @@ while [ $# -gt 0 ]; do
 	--jsonget) jsonget=$2; shift 2 ;;
 	--title) title=$2; shift 2 ;;
 	--host) host=$2; shift 2 ;;
+	--summary) summary=$2; shift 2 ;;
+	--bg) bg=$2; shift 2 ;;
 	*) echo "vm/limit-table.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -74,7 +82,7 @@ echo "   Emulated (TCG) figures: compare within this table only. mean +- sd over
 echo "   ratios are per round (see vm/limit-table.sh); t: Welch's t against lavd (|t| < 2: not resolved)."
 grep '^@@GS DATA version ' "$res" | sed 's/^@@GS DATA version /   version: /'
 STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
-awk -v max="$max" -v rows="$rows" -v host="$host" "$STATS_AWK"'
+awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="$bg" "$STATS_AWK"'
 	function push(k, v) { cnt[k]++; sum[k] += v; sq[k] += v * v }
 	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
 	function sd(k) { return gs_sd(cnt[k], sum[k], sq[k]) }
@@ -110,6 +118,53 @@ awk -v max="$max" -v rows="$rows" -v host="$host" "$STATS_AWK"'
 		}
 		printf "\n"
 	}
+	# sign of a against b: + (t >= 2), - (t <= -2), = (not resolved)
+	function vs(na, sa, qa, nb, sb, qb,   t) {
+		t = gs_welch(na, sa, qa, nb, sb, qb)
+		return t == "" ? "?" : t >= 2 ? "+" : t <= -2 ? "-" : "="
+	}
+	# ranking P: lavd --eevdf against the peers on the host; sched_ext lavd
+	# and lavd --eevdf against the same peers in the VM; agreement
+	function ranking(p,   peers, vmname, i, hk, he, vk, line, who, w, sign, agree, asked) {
+		split("default nice10 fifo", peers, " ")
+		vmname["default"] = "default"; vmname["nice10"] = "default:--nice:-10"; vmname["fifo"] = "fifo"
+		he = p SUBSEP hbg SUBSEP "lavd"
+		if (!hn[he]) return
+		line = "host lavd --eevdf:"
+		for (i = 1; i <= 3; i++) {
+			hk = p SUBSEP hbg SUBSEP peers[i]
+			hsign[i] = hn[hk] ? vs(hn[he], hs[he], hq[he], hn[hk], hs[hk], hq[hk]) : "?"
+			line = line " " peers[i] " " hsign[i]
+		}
+		split("lavd:--eevdf lavd", who, " ")
+		for (w = 1; w <= 2; w++) {
+			if (!((p, who[w]) in slotof)) continue
+			vk = slotof[p, who[w]] "|low1"
+			line = line "; VM " (who[w] == "lavd" ? "lavd" : "lavd --eevdf") ":"
+			agree = asked = 0
+			for (i = 1; i <= 3; i++) {
+				if (!((p, vmname[peers[i]]) in slotof)) continue
+				k = slotof[p, vmname[peers[i]]] "|low1"
+				sign = vs(cnt[vk], sum[vk], sq[vk], cnt[k], sum[k], sq[k])
+				line = line " " peers[i] " " sign
+				if (hsign[i] != "?" && sign != "?") { asked++; agree += sign == hsign[i] }
+			}
+			line = line sprintf(" (agrees %d of %d)", agree, asked)
+		}
+		printf "   %s: ranking, 1 %% low with %s (+ better, - worse, = |t| < 2): %s\n", p, hbg, line
+	}
+	function write_summary(   s, v, k) {
+		for (s = 1; s <= nslot; s++)
+			for (v = 0; v <= 1; v++)
+				if (cnt[s "|low" v])
+					printf "vm %s %s %s %d %.6f %.6f\n", prof[s], v ? vbg : "none", sch[s],
+						cnt[s "|low" v], sum[s "|low" v], sq[s "|low" v] > summary
+		for (k in hn) {
+			if (!hn[k]) continue
+			split(k, f, SUBSEP)
+			printf "host %s %s %s %d %.6f %.6f\n", f[1], f[2], f[3], hn[k], hs[k], hq[k] > summary
+		}
+	}
 	function welch(a, b,   t) {
 		t = gs_welch(cnt[a], sum[a], sq[a], cnt[b], sum[b], sq[b])
 		return t == "" ? "  -  " : sprintf("%+5.1f", t)
@@ -122,6 +177,7 @@ awk -v max="$max" -v rows="$rows" -v host="$host" "$STATS_AWK"'
 				if (!(f[3] in seenp)) { seenp[f[3]] = 1; porder[++np] = f[3] }
 				if (f[4] == "default") defslot[f[3]] = f[2]
 				if (f[4] == "lavd") lavdslot[f[3]] = f[2]
+				slotof[f[3], f[4]] = f[2]
 				nslot = f[2] > nslot ? f[2] : nslot
 			} else if (f[1] == "fail") {
 				failed[f[3]]++
@@ -173,6 +229,8 @@ awk -v max="$max" -v rows="$rows" -v host="$host" "$STATS_AWK"'
 		for (i = 1; i <= np; i++)
 			if (hn[porder[i] SUBSEP "none" SUBSEP "default"] + hn[porder[i] SUBSEP hbg SUBSEP "default"])
 				fidelity(porder[i], defslot[porder[i]], lavdslot[porder[i]])
+		for (i = 1; i <= np; i++) ranking(porder[i])
+		write_summary()
 		printf "\n"
 		for (s = 1; s <= nslot; s++) {
 			all += total[s, 0] + total[s, 1] + failed[s]

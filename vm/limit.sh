@@ -122,6 +122,7 @@ kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
 vm/limit-table.sh --files "$out/files" --results "$res" --host-load "$load" \
 	--max-host-load "$maxload" --jsonget "$B/tests/jsonget" $hostarg \
+	--bg "$bg" --summary "$out/summary.txt" \
 	--title "framebench --duration $dur --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1), background --bg $bg, $reps interleaved rounds, kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc

@@ -31,6 +31,9 @@
 # empty; before each load the plan waits until sched_ext is disabled. A
 # program that does not load, is ejected during a run, or whose loader
 # fails is a failed run ("RUN-FAIL"), never replaced by the default.
+# A steering program (its arguments name --eevdf, e.g. lavd:--eevdf) runs
+# beside the kernel's own scheduler: it counts as started when it is
+# still alive after 2 s with sched_ext disabled, and as ours while alive.
 #
 # Lines: "DATA calibration R", "DATA version NAME <--version line>",
 # "DATA slot S PROFILE SCHED", "RUN-START R S.V ops=OPS", "RUN-END R S.V
@@ -100,6 +103,16 @@ start_sched() {
 	# shellcheck disable=SC2086
 	"/bin/$prog" $args > "$LOG" 2>&1 &
 	SPID=$!
+	STEER=0
+	case " $args " in *" --eevdf "*) STEER=1 ;; esac
+	if [ "$STEER" = 1 ]; then
+		sleep 2
+		! pid_gone "$SPID" && scx_is disabled && { OPS=""; return 0; }
+		gs_out "RUN-FAIL $1 $2.0 $3 did not start (state $(scx_state))"
+		show_log "$LOG" 20
+		stop_sched "$1" "$2"
+		return 1
+	fi
 	if ! wait_until 120 loaded_after "$seq"; then
 		gs_out "RUN-FAIL $1 $2.0 $3 did not load (state $(scx_state), ops '$(scx_ops)')"
 		show_log "$LOG" 20
@@ -119,7 +132,11 @@ stop_sched() {
 }
 
 # still_ours: the scheduler loaded for this slot is the one running
-still_ours() { [ -z "$SPID" ] || { scx_is enabled && [ "$(enable_seq)" = "$SEQ" ] && [ "$(scx_ops)" = "$OPS" ]; }; }
+still_ours() {
+	[ -z "$SPID" ] && return 0
+	[ "$STEER" = 1 ] && { ! pid_gone "$SPID" && scx_is disabled; return; }
+	scx_is enabled && [ "$(enable_seq)" = "$SEQ" ] && [ "$(scx_ops)" = "$OPS" ]
+}
 
 # run_fb R S V PROFILE SCHED: one measured framebench run.
 run_fb() {
@@ -172,7 +189,7 @@ run_slot() {
 	RC=0
 }
 
-failed=0 RC=0
+failed=0 RC=0 STEER=0
 r=1
 while [ "$r" -le "$reps" ]; do
 	k=0
