@@ -11,9 +11,11 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
-mkdir -p /dev/shm /tmp /sys/kernel/tracing
+mkdir -p /dev/shm /tmp /run /sys/kernel/tracing
 mount -t tmpfs shm /dev/shm
 mount -t tmpfs tmp /tmp
+# /run as on every installed system: lavd --eevdf keeps its record in /run/lavd
+mount -t tmpfs run /run
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 

@@ -75,8 +75,11 @@ for p in $(echo "$profiles" | tr ',' ' '); do
 		gs_out "DATA slot $nslot $p fifo"
 	fi
 done
+versions=" "
 for s in $(echo "$scheds" | tr ',' ' '); do
 	prog=${s%%:*}
+	case "$versions" in *" $prog "*) continue ;; esac
+	versions="$versions$prog "
 	[ "$prog" = default ] && continue
 	[ -x "/bin/$prog" ] && gs_out "DATA version $prog $("/bin/$prog" --version 2>&1 | head -n 1)"
 done
