@@ -7,6 +7,7 @@
 # ones, so `GAMESCHED_KERNEL=<release> make vm-test` boots it.
 #
 #   vm/kernel-build.sh [--series 6.12] [--jobs N] [--keep-tree]
+#   vm/kernel-build.sh --check-config CONFIG   only the fragment check
 #
 # Config: x86_64_defconfig + kvm_guest.config + vm/kconfig/sched-ext.config;
 # every option the fragment names is checked after olddefconfig and the
@@ -19,12 +20,34 @@
 set -eu
 
 series=6.12 jobs=$(getconf _NPROCESSORS_ONLN) keep=0
-usage() { sed -n '9,18p' "$0" >&2; exit 2; }
+usage() { sed -n '9,19p' "$0" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+fragment=$here/kconfig/sched-ext.config
+# check_config CONFIG WHAT: every option the fragment sets, set so in
+# CONFIG; exit 2 naming the ones that are not
+check_config() {
+	bad=""
+	for line in $(grep -E '^CONFIG_[A-Z0-9_]+=[yn]$' "$fragment"); do
+		opt=${line%=*} want=${line#*=}
+		if [ "$want" = y ]; then
+			grep -qx "$opt=y" "$1" || bad="$bad $opt"
+		else
+			! grep -q "^$opt=[ym]" "$1" || bad="$bad $opt(=n)"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		echo "vm/kernel-build.sh: $2 cannot set:$bad (see $fragment)" >&2
+		exit 2
+	fi
+}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--series) [ $# -ge 2 ] || usage; series=$2; shift 2 ;;
 	--jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
 	--keep-tree) keep=1; shift ;;
+	--check-config)
+		[ $# -ge 2 ] && [ -f "$2" ] || { echo "vm/kernel-build.sh: --check-config needs a config file" >&2; exit 2; }
+		check_config "$2" "$2"; echo "$2: every option of $fragment is set"; exit 0 ;;
 	-h|--help) usage ;;
 	*) echo "vm/kernel-build.sh: unknown option '$1'" >&2; usage ;;
 	esac
@@ -32,8 +55,6 @@ done
 case $series in *[!0-9.]*|"") echo "vm/kernel-build.sh: --series '$series': want e.g. 6.12" >&2; exit 2 ;; esac
 case $jobs in *[!0-9]*|""|0) echo "vm/kernel-build.sh: --jobs '$jobs': want a positive count" >&2; exit 2 ;; esac
 
-here=$(cd "$(dirname "$0")" && pwd)
-fragment=$here/kconfig/sched-ext.config
 CACHE=${GAMESCHED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gamesched}
 work=$CACHE/kbuild/$series
 die() { echo "vm/kernel-build.sh: $*" >&2; exit 1; }
@@ -86,19 +107,7 @@ cd "$src"
 make -s x86_64_defconfig >/dev/null
 ./scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config "$fragment" >/dev/null
 make -s olddefconfig >/dev/null
-bad=""
-for line in $(grep -E '^CONFIG_[A-Z0-9_]+=[yn]$' "$fragment"); do
-	opt=${line%=*} want=${line#*=}
-	if [ "$want" = y ]; then
-		grep -qx "$opt=y" .config || bad="$bad $opt"
-	else
-		! grep -q "^$opt=[ym]" .config || bad="$bad $opt(=n)"
-	fi
-done
-if [ -n "$bad" ]; then
-	echo "vm/kernel-build.sh: $pkg $version cannot set:$bad (see $fragment)" >&2
-	exit 2
-fi
+check_config .config "$pkg $version"
 
 # the build
 log=$work/build.log

@@ -12,7 +12,11 @@
 #                              lib/vmlinux/vmlinux.h the build uses)
 #
 # Environment: GAMESCHED_CACHE (default ~/.cache/gamesched),
-# GAMESCHED_KERNEL (a kernel release to use instead of the pinned one).
+# GAMESCHED_KERNEL (a kernel release to use instead of the pinned one:
+# another Debian release, packaged as linux-binary-/linux-base- (7.x) or
+# linux-image- (6.12), or one vm/kernel-build.sh built into the cache).
+# Exit status: 0 ready, 1 a download or unpack failed, 2 bad usage,
+# 3 the kernel has no sched_ext (CONFIG_SCHED_CLASS_EXT is not set).
 set -eu
 
 PINNED_KVER=7.3.4+deb13-cloud-amd64
@@ -45,21 +49,44 @@ fallback_kver() {
 		done
 }
 
+# unpack_debs KVER DEST: the kernel, config and System.map of a release
+# from its Debian packages: linux-binary + linux-base (trixie's 7.x
+# packaging, files in usr/lib/modules/KVER) or linux-image (6.12 and
+# before, files in boot/)
+unpack_debs() {
+	kver=$1 dest=$2
+	case $kver in *-gamesched) return 1 ;; esac	# built here, never packaged
+	mkdir -p "$dest/deb"
+	if ! (cd "$dest/deb" && apt-get download -q -t trixie-backports \
+		"linux-binary-$kver" "linux-base-$kver") >/dev/null 2>&1; then
+		rm -f "$dest"/deb/*.deb
+		(cd "$dest/deb" && apt-get download -q "linux-image-$kver") >/dev/null 2>&1 || return 1
+	fi
+	rm -rf "$dest/x"
+	for d in "$dest"/deb/*.deb; do dpkg-deb -x "$d" "$dest/x"; done
+	m=$dest/x/usr/lib/modules/$kver
+	if [ -f "$m/vmlinuz" ]; then
+		cp "$m/vmlinuz" "$m/config" "$dest/"
+		[ -f "$m/System.map" ] && cp "$m/System.map" "$dest/"
+	elif [ -f "$dest/x/boot/vmlinuz-$kver" ]; then
+		cp "$dest/x/boot/vmlinuz-$kver" "$dest/vmlinuz"
+		cp "$dest/x/boot/config-$kver" "$dest/config"
+		[ -f "$dest/x/boot/System.map-$kver" ] && cp "$dest/x/boot/System.map-$kver" "$dest/System.map"
+	else
+		die "the packages of $kver hold no vmlinuz"
+	fi
+	rm -rf "$dest/x" "$dest/deb"
+}
+
 fetch_one() {
 	kver=$1
 	dest=$KROOT/$kver
 	[ -f "$dest/vmlinuz" ] && [ -f "$dest/vmlinux" ] && return 0
-	mkdir -p "$dest/deb"
-	(cd "$dest/deb" && apt-get download -q -t trixie-backports \
-		"linux-binary-$kver" "linux-base-$kver") >/dev/null 2>&1 || return 1
-	rm -rf "$dest/x"
-	for d in "$dest"/deb/*.deb; do dpkg-deb -x "$d" "$dest/x"; done
-	m=$dest/x/usr/lib/modules/$kver
-	[ -f "$m/vmlinuz" ] || die "linux-binary-$kver has no vmlinuz"
-	cp "$m/vmlinuz" "$m/config" "$dest/"
-	[ -f "$m/System.map" ] && cp "$m/System.map" "$dest/"
-	grep -q '^CONFIG_SCHED_CLASS_EXT=y' "$dest/config" ||
-		die "$kver: CONFIG_SCHED_CLASS_EXT is not set"
+	[ -f "$dest/vmlinuz" ] && [ -f "$dest/config" ] || unpack_debs "$kver" "$dest" || return 1
+	if ! grep -q '^CONFIG_SCHED_CLASS_EXT=y' "$dest/config"; then
+		echo "vm/kernel.sh: $kver: CONFIG_SCHED_CLASS_EXT is not set (no sched_ext)" >&2
+		exit 3
+	fi
 	# vmlinuz is a bzImage with a zstd payload: decompress from the first
 	# zstd frame magic. zstd complains about the trailing bytes, so judge
 	# the result by its ELF header instead of the exit status.
@@ -69,7 +96,6 @@ fetch_one() {
 	[ "$(head -c 4 "$dest/vmlinux.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
 		die "decompressed payload of $dest/vmlinuz is not an ELF file"
 	mv "$dest/vmlinux.tmp" "$dest/vmlinux"
-	rm -rf "$dest/x" "$dest/deb"
 	echo "$kver" > "$dest/release"
 }
 
@@ -81,7 +107,8 @@ cmd_fetch() {
 		echo "kernel $kver ready in $KROOT/$kver"
 		return 0
 	fi
-	[ -n "${GAMESCHED_KERNEL:-}" ] && die "cannot download linux-binary-$kver from trixie-backports"
+	case $kver in *-gamesched) die "$kver is not in $KROOT: build it with vm/kernel-build.sh" ;; esac
+	[ -n "${GAMESCHED_KERNEL:-}" ] && die "cannot download $kver (linux-binary-/linux-base- or linux-image-)"
 	echo "vm/kernel.sh: WARNING: pinned kernel $kver is no longer in trixie-backports;" >&2
 	fb=$(fallback_kver)
 	[ -n "$fb" ] || die "no trixie-backports cloud kernel with CONFIG_SCHED_CLASS_EXT=y found (apt-get update?)"

@@ -19,6 +19,13 @@
 #                  a reference: limit ratio and background kept, with
 #                  Welch's t against lavd (VM_LIMIT_ARGS: vm/limit.sh
 #                  options, e.g. --program PATH/scx_lavd --reps 6)
+#   make vm-kernel-build  a sched_ext kernel built from Debian's
+#                  linux-source (VM_KERNEL_SERIES, default 6.12 LTS) into
+#                  the kernel cache (vm/kernel-build.sh; about an hour on
+#                  2 cores)
+#   make vm-kernels  vm-test and vm-test-topo on each kernel of VM_KERNELS,
+#                  a table row each; a kernel without sched_ext is a named
+#                  skip (vm/kernels.sh)
 #   make vm-fidelity  the VM's calibration certificate: framebench under the
 #                  default scheduler natively on the host and in the VM,
 #                  rounds interleaved, every profile with and without 2
@@ -54,6 +61,8 @@ INTEGRATION_TESTS += tests/bpfcost_cli.sh
 INTEGRATION_TESTS += tests/vm_fidelity.sh
 # the VM tables' arithmetic on made-up runs (Welch t, BPF cost)
 INTEGRATION_TESTS += tests/vm_tables.sh
+# the kernel matrix's host side: a named skip, the build's config check
+INTEGRATION_TESTS += tests/vm_kernels.sh
 
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
@@ -62,7 +71,14 @@ VM_DEMO_ARGS ?=
 VM_LIMIT_ARGS ?=
 VM_FIDELITY_ARGS ?=
 
-.PHONY: vm-test vm-test-topo vm-demo vm-limit vm-fidelity
+VM_KERNEL_SERIES ?= 6.12
+VM_KERNELS ?= 7.3.4+deb13-cloud-amd64 7.2.12+deb13-cloud-amd64 6.12.118-gamesched 6.12.95+deb12-cloud-amd64
+
+.PHONY: vm-test vm-test-topo vm-demo vm-limit vm-fidelity vm-kernel-build vm-kernels
+vm-kernel-build:
+	vm/kernel-build.sh --series $(VM_KERNEL_SERIES)
+vm-kernels:
+	BUILD=$(BUILD) vm/kernels.sh $(VM_KERNELS)
 vm-test:
 	BUILD=$(BUILD) vm/test-vm.sh
 vm-test-topo:
