@@ -22,6 +22,14 @@ rc=$?
 	grep -q '^| 6.12.1+test-cloud-amd64 | .* | skipped: no sched_ext | skipped |$' "$T/out" &&
 	pass "vm/kernels.sh: the kernel is a named skip, exit 0, with its table row" ||
 	fail "kernels.sh: rc $rc, $(cat "$T/out")"
+# a kernel chosen for one run (cached) does not become the default
+mkdir -p "$cache/kernel/7.0.1+test"
+for f in vmlinuz vmlinux; do echo x > "$cache/kernel/7.0.1+test/$f"; done
+echo 'CONFIG_SCHED_CLASS_EXT=y' > "$cache/kernel/7.0.1+test/config"
+GAMESCHED_CACHE=$cache GAMESCHED_KERNEL=7.0.1+test vm/kernel.sh fetch > "$T/out" 2>&1 &&
+	[ ! -e "$cache/kernel/current" ] &&
+	pass "vm/kernel.sh: GAMESCHED_KERNEL's kernel is used, not made the default" ||
+	fail "kernel.sh fetch 7.0.1+test: $(cat "$T/out"); current: $(cat "$cache/kernel/current" 2>&1)"
 GAMESCHED_CACHE=$cache GAMESCHED_KERNEL=6.12.2-gamesched vm/kernel.sh fetch > "$T/out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q '6.12.2-gamesched is not in .*: build it with vm/kernel-build.sh' "$T/out" &&

@@ -103,7 +103,8 @@ cmd_fetch() {
 	command -v zstd >/dev/null || die "zstd missing: run scripts/deps.sh"
 	kver=$(current_kver)
 	if fetch_one "$kver"; then
-		echo "$kver" > "$KROOT/current"
+		# an explicit choice (GAMESCHED_KERNEL) is not the default for later runs
+		[ -n "${GAMESCHED_KERNEL:-}" ] || echo "$kver" > "$KROOT/current"
 		echo "kernel $kver ready in $KROOT/$kver"
 		return 0
 	fi
