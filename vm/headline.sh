@@ -51,7 +51,7 @@ awk -F '\t' -v svg="${svg:-/dev/null}" "$(cat "$here/stats.awk")"'
 	}
 	END {
 		printf "== lavd / default, 1 %% low FPS with %s, per boot (VM, TCG) against the cell'"'"'s fidelity\n", bg
-		printf "   %-16s %-9s %-12s %-12s %-18s %-12s %-14s %s\n", "boot (UTC)", "profile", "VM default",
+		printf "   %-17s %-9s %-12s %-12s %-18s %-12s %-14s %s\n", "boot ended (UTC)", "profile", "VM default",
 			"VM lavd", "lavd/default (t)", "host default", "fidelity", "host lavd --eevdf/default"
 		for (b = 1; b <= nb; b++) for (i = 1; i <= np; i++) {
 			B = boots[b]; p = profs[i]
@@ -61,7 +61,7 @@ awk -F '\t' -v svg="${svg:-/dev/null}" "$(cat "$here/stats.awk")"'
 			t = gs_welch(n[l], s[l], q[l], n[d], s[d], q[d])
 			r = m(l) / m(d); fd = n[h] ? m(d) / m(h) : 0
 			hr = n[he] && n[h] ? sprintf("%.2f", m(he) / m(h)) : "-"
-			printf "   %-16s %-9s %5.1f +- %-4.1f %5.1f +- %-4.1f %4.2f (t %-8s %-12s %-14s %s\n", B, p,
+			printf "   %-17s %-9s %5.1f +- %-4.1f %5.1f +- %-4.1f %4.2f (t %-8s %-12s %-14s %s\n", B, p,
 				m(d), sdv(d), m(l), sdv(l), r, t == "" ? "-)" : sprintf("%+.1f)", t),
 				n[h] ? sprintf("%.1f", m(h)) : "-",
 				fd ? sprintf("%.2f%s", fd, fd < 0.85 || fd > 1.15 ? " lab-bound" : "") : "-", hr
