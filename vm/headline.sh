@@ -30,10 +30,12 @@ done
 here=$(dirname "$0")
 all=$(mktemp)
 trap 'rm -f "$all"' EXIT
+i=0
 for d in "$@"; do
 	[ -s "$d/summary.txt" ] || { echo "vm/headline.sh: $d/summary.txt missing or empty (vm/limit.sh --host-rounds writes it)" >&2; exit 2; }
-	# the boot's label: when its summary was written (UTC)
-	label=$(date -u -r "$d/summary.txt" '+%Y-%m-%d %H:%M')
+	# the boot's label: its number and when its summary was written (UTC)
+	i=$((i + 1))
+	label="$i: $(date -u -r "$d/summary.txt" '+%m-%d %H:%M')"
 	sed "s|^|$label\t|" "$d/summary.txt" >> "$all"
 done
 [ -z "$svg" ] && [ -n "$html" ] && svg=$html.svg.tmp
@@ -46,6 +48,9 @@ awk -F '\t' -v svg="${svg:-/dev/null}" "$(cat "$here/stats.awk")"'
 		if (f[3] == "none") next
 		k = $1 SUBSEP f[1] SUBSEP f[2] SUBSEP f[4]
 		n[k] = f[5]; s[k] = f[6]; q[k] = f[7]; bg = f[3]
+		# pooled over the boots
+		k = f[1] SUBSEP f[2] SUBSEP f[4]
+		n[k] += f[5]; s[k] += f[6]; q[k] += f[7]
 		if (!($1 in seenb)) { seenb[$1] = 1; boots[++nb] = $1 }
 		if (!(f[2] in seenp)) { seenp[f[2]] = 1; profs[++np] = f[2] }
 	}
@@ -75,7 +80,49 @@ awk -F '\t' -v svg="${svg:-/dev/null}" "$(cat "$here/stats.awk")"'
 		printf "; lab-bound cells: %d", nl
 		if (nl) printf ", lavd/default %.2f-%.2f", lmin, lmax
 		printf "\n"
+		pooled()
 		if (svg != "/dev/null") plot()
+	}
+	# sign of a against b: + (t >= 2), - (t <= -2), = (not resolved)
+	function vs(a, b,   t) {
+		if (!n[a] || !n[b]) return "?"
+		t = gs_welch(n[a], s[a], q[a], n[b], s[b], q[b])
+		return t == "" ? "?" : t >= 2 ? "+" : t <= -2 ? "-" : "="
+	}
+	# every boot pooled: lavd/default and the fidelity, then the ranking:
+	# lavd --eevdf against the peers on the host, and sched_ext lavd and
+	# lavd --eevdf against the same peers in the VM
+	function pooled(   i, p, d, l, h, t, peers, vmp, j, w, who, hs, line, agree, asked, sg) {
+		printf "\n== pooled over %d boot(s): mean +- sd of every run kept\n", nb
+		split("default nice10 fifo", peers, " ")
+		vmp["default"] = "default"; vmp["nice10"] = "default:--nice:-10"; vmp["fifo"] = "fifo"
+		split("lavd:--eevdf lavd", who, " ")
+		for (i = 1; i <= np; i++) {
+			p = profs[i]
+			d = "vm" SUBSEP p SUBSEP "default"; l = "vm" SUBSEP p SUBSEP "lavd"; h = "host" SUBSEP p SUBSEP "default"
+			if (!n[d] || !n[l]) continue
+			t = gs_welch(n[l], s[l], q[l], n[d], s[d], q[d])
+			printf "   %-9s VM lavd/default %.2f (%.1f vs %.1f, t %s, n %d/%d); fidelity %s\n", p, m(l) / m(d),
+				m(l), m(d), t == "" ? "-" : sprintf("%+.1f", t), n[l], n[d],
+				n[h] ? sprintf("%.2f", m(d) / m(h)) : "-"
+			line = "host lavd --eevdf:"
+			for (j = 1; j <= 3; j++) {
+				hs[j] = vs("host" SUBSEP p SUBSEP "lavd", "host" SUBSEP p SUBSEP peers[j])
+				line = line " " peers[j] " " hs[j]
+			}
+			for (w = 1; w <= 2; w++) {
+				if (!n["vm" SUBSEP p SUBSEP who[w]]) continue
+				line = line "; VM " (w == 2 ? "lavd" : "lavd --eevdf") ":"
+				agree = asked = 0
+				for (j = 1; j <= 3; j++) {
+					sg = vs("vm" SUBSEP p SUBSEP who[w], "vm" SUBSEP p SUBSEP vmp[peers[j]])
+					line = line " " peers[j] " " sg
+					if (sg != "?" && hs[j] != "?") { asked++; agree += sg == hs[j] }
+				}
+				line = line sprintf(" (agrees %d of %d)", agree, asked)
+			}
+			printf "   %-9s ranking (+ better, - worse, = |t| < 2): %s\n", p, line
+		}
 	}
 	# the plot: fidelity across, lavd/default up; one colour per profile,
 	# one marker per boot; the faithful band shaded; host ratios at x = 1
@@ -117,7 +164,7 @@ awk -F '\t' -v svg="${svg:-/dev/null}" "$(cat "$here/stats.awk")"'
 				40 + 18 * i, colour[profs[i]], 49 + 18 * i, profs[i] > svg
 		for (b = 1; b <= nb; b++)
 			printf "<text x=\"612\" y=\"%d\">%s boot %s</text>\n", 60 + 18 * (np + b),
-				b % 3 == 1 ? "o" : b % 3 == 2 ? "#" : "^", substr(boots[b], 12) > svg
+				b % 3 == 1 ? "o" : b % 3 == 2 ? "#" : "^", boots[b] > svg
 		printf "<text x=\"612\" y=\"%d\">&lt;&gt; host lavd --eevdf</text>\n", 78 + 18 * (np + nb) > svg
 		printf "</svg>\n" > svg
 	}' "$all" > "$all.table" || exit 1

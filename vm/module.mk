@@ -63,6 +63,8 @@ INTEGRATION_TESTS += tests/vm_fidelity.sh
 INTEGRATION_TESTS += tests/vm_tables.sh
 # the kernel matrix's host side: a named skip, the build's config check
 INTEGRATION_TESTS += tests/vm_kernels.sh
+# the headline across boots: lavd/default against fidelity, pooled, plot
+INTEGRATION_TESTS += tests/vm_headline.sh
 
 VM_DEMO_REPS ?= 3
 VM_DEMO_DURATION ?= 10s
