@@ -3,8 +3,10 @@
 #
 # The VM tables' arithmetic on made-up runs (host side, no VM): the
 # ablation table's Welch t (vm/stats.awk) and its BPF cost section, the
-# median cost per call of each program and the run's total, with the
-# figures worked out by hand in the comments.
+# median cost per call of each program and the run's total; the host's
+# runs beside the limit, ablation, profiles and vm-gamesuite tables
+# (vm/hostfid.awk: fidelity, lab-bound, handicapped) and the --host-rounds
+# refusals, with the figures worked out by hand in the comments.
 . tests/lib.sh
 JG=$B/tests/jsonget
 need "$JG"
@@ -156,4 +158,21 @@ expect_exit 2 "--host-rounds" $nb vm/ablation.sh --calibration 100 --host-rounds
 expect_exit 2 "--fb-args" $nb vm/ablation.sh --calibration 100 --host-rounds 1 --fb-args "--threads 4"
 expect_exit 2 "--host-rounds" $nb vm/profiles.sh --calibration 100 --host-rounds -1
 expect_exit 2 "compare" $nb vm/profiles.sh --calibration 100 --phases load --host-rounds 1
+# vm-gamesuite's fidelity from gamesuite's two reports (medians of the
+# kernel default's 1 % low): proton-hogs 30 in the VM, 50 on the host
+# (0.60, lab-bound); esports-browser 58 against 60 (0.97)
+gsj() {
+	printf '{"workloads": {"proton-hogs": {"metrics": {"low1_percentile_fps": {"schedulers": {"eevdf": {"median": %s}}}}}, ' "$1"
+	printf '"esports-browser": {"metrics": {"low1_percentile_fps": {"schedulers": {"eevdf": {"median": %s}}}}}}}\n' "$2"
+}
+gsj 30 58 > "$T/gvm.json"
+gsj 50 60 > "$T/ghost.json"
+vm/gamesuite-table.sh --suite vm/plans/gamesuite-demo.suite --vm "$T/gvm.json" --host "$T/ghost.json" \
+	--jsonget "$JG" > "$T/g" 2>&1 || fail "gamesuite-table.sh failed: $(cat "$T/g")"
+cat "$T/g"
+grep -qx '   proton-hogs: fidelity (the VM default / the host default, 1 % low): hogs:2 0.60 lab-bound' "$T/g" &&
+	pass "vm-gamesuite fidelity: proton-hogs 0.60, lab-bound" || fail "no lab-bound vm-gamesuite line"
+grep -qx '   esports-browser: fidelity (the VM default / the host default, 1 % low): browser 0.97' "$T/g" &&
+	pass "vm-gamesuite fidelity: esports-browser 0.97" || fail "no faithful vm-gamesuite line"
+expect_exit 2 "--host-rounds" $nb vm/gamesuite-demo.sh --host-rounds x
 finish "VM tables"
