@@ -34,17 +34,22 @@ $(eval $(call gs_test,test_gamesuite_verdict,tests/test_gamesuite_verdict.c $(GA
 INTEGRATION_TESTS += tests/gamesuite_cli.sh tests/gamesuite_tune.sh \
 	tests/gamesuite_mangohud.sh
 
-# gamesuite inside the sched_ext VM (vm/plans/gamesuite-demo.sh): the kernel
-# default vs lavd and a lavd ablation, interleaved in one boot; the reports
-# land in $(BUILD)/vm/gamesuite-demo/files/. `make vm-demo` (the VM
-# harness's own A/B table) is separate.
+# gamesuite inside the sched_ext VM (vm/gamesuite-demo.sh, guest plan
+# vm/plans/gamesuite-demo.sh): the kernel default vs lavd and a lavd
+# ablation, interleaved in one boot; the reports land in
+# $(BUILD)/vm/gamesuite-demo/files/. VM_GAMESUITE_HOST_ROUNDS=N runs the
+# same suite's default first on the host's real CPUs (N runs per workload,
+# with the native build) and prints each workload's fidelity. `make
+# vm-demo` (the VM harness's own A/B table) is separate.
 VM_GAMESUITE_REPEAT ?= 5
 VM_GAMESUITE_DURATION ?= 4s
 VM_GAMESUITE_ABLATION ?= --no-wake-sync
-VM_GAMESUITE_APPEND = gs.repeat=$(VM_GAMESUITE_REPEAT) gs.duration=$(VM_GAMESUITE_DURATION) gs.ablation=$(VM_GAMESUITE_ABLATION)
+VM_GAMESUITE_HOST_ROUNDS ?= 0
 
 .PHONY: vm-gamesuite
 vm-gamesuite:
 	$(MAKE) BUILD=$(BUILD) static
-	BUILD=$(BUILD) vm/run.sh gamesuite-demo --expect gamesuite \
-		--timeout 3000 --append "$(VM_GAMESUITE_APPEND)"
+	$(if $(filter-out 0,$(VM_GAMESUITE_HOST_ROUNDS)),$(MAKE) BUILD=$(BUILD) programs $(BUILD)/tests/jsonget)
+	BUILD=$(BUILD) vm/gamesuite-demo.sh --repeat $(VM_GAMESUITE_REPEAT) \
+		--duration $(VM_GAMESUITE_DURATION) --ablation "$(VM_GAMESUITE_ABLATION)" \
+		--host-rounds $(VM_GAMESUITE_HOST_ROUNDS)

@@ -11,13 +11,18 @@
 # each "lavd:--no-X" configuration, what switching X off changed against
 # full lavd, with Welch's t (|t| < 2: not resolved by these runs). Runs
 # during which the host's other processes used more than MAX CPUs are
-# left out and counted.
+# left out and counted. With --host RUNS.TSV (bench/eevdf-host.sh's runs
+# on the host's real CPUs, same session and calibration) and the boot's
+# --profile and --bg: the fidelity of the cell (the VM default's 1 % low
+# over the host default's; lab-bound outside 0.85-1.15) and full lavd in
+# the VM against the host's arms with Welch's t (vm/hostfid.awk).
 #
 #   vm/ablation-table.sh --files DIR --results FILE --host-load FILE
 #                        --configs C1,C2,... --max-host-load MAX
 #                        --jsonget PATH [--title TEXT]
+#                        [--host RUNS.TSV --profile NAME --bg PATTERN]
 set -u
-files="" res="" load="" max=0.5 jsonget="" title="" configs=""
+files="" res="" load="" max=0.5 jsonget="" title="" configs="" host="" hprof="" hbg=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -27,10 +32,18 @@ while [ $# -gt 0 ]; do
 	--max-host-load) max=$2; shift 2 ;;
 	--jsonget) jsonget=$2; shift 2 ;;
 	--title) title=$2; shift 2 ;;
+	--host) host=$2; shift 2 ;;
+	--profile) hprof=$2; shift 2 ;;
+	--bg) hbg=$2; shift 2 ;;
 	*) echo "vm/ablation-table.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 [ -n "$configs" ] && [ -x "$jsonget" ] || { echo "vm/ablation-table.sh: --configs and --jsonget are needed" >&2; exit 2; }
+if [ -n "$host" ]; then
+	[ -n "$hprof" ] && [ -n "$hbg" ] ||
+		{ echo "vm/ablation-table.sh: --host needs the boot's --profile and --bg" >&2; exit 2; }
+	[ -r "$host" ] || { echo "vm/ablation-table.sh: --host $host: not readable" >&2; exit 2; }
+fi
 
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
@@ -61,8 +74,9 @@ echo "== lavd ablation: $title"
 echo "   Emulated (TCG) figures: compare within this table only. mean +- sd (min-max) over"
 echo "   the runs kept; ratios are of the means, against the kernel default."
 echo
-STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
-awk -v rows="$rows" -v max="$max" -v configs="$configs" "$STATS_AWK"'
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk" "$(dirname "$0")/hostfid.awk") || exit 1
+awk -v rows="$rows" -v max="$max" -v configs="$configs" -v host="$host" -v hprof="$hprof" \
+	-v hbg="$hbg" "$STATS_AWK"'
 	function add(c, k, v) { s[c, k] += v; q[c, k] += v * v; if (!((c, k) in lo) || v < lo[c, k]) lo[c, k] = v; if (!((c, k) in hi) || v > hi[c, k]) hi[c, k] = v }
 	function mean(c, k) { return kept[c] ? s[c, k] / kept[c] : 0 }
 	function sd(c, k) { return gs_sd(kept[c], s[c, k], q[c, k]) }
@@ -106,6 +120,12 @@ awk -v rows="$rows" -v max="$max" -v configs="$configs" "$STATS_AWK"'
 				}
 				printf "   %-" w "s 1%% low %+6.1f%% (t %+5.1f)   p99 %+6.1f%% (t %+5.1f)\n", name[c], pc[1], t[1], pc[2], t[2]
 			}
+		}
+		if (host != "") {
+			hf_read(host, max)
+			printf "\n"
+			hf_fidelity(hprof, hf_fid(mean(def, "low"), hprof, hbg))
+			if (full) hf_handicapped(hprof, hbg, kept[full], s[full, "low"], q[full, "low"])
 		}
 		printf "\n"
 		for (c = 1; c <= ncfg; c++) {

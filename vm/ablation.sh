@@ -10,6 +10,12 @@
 # (vm/ablation-table.sh). The host's own load is sampled during the boot;
 # runs during which other host processes used more than --max-host-load
 # CPUs are left out and counted. Not part of `make test` (about 10 min).
+# --host-rounds N: the same profile, background and calibration on the
+# host's real CPUs first (bench/eevdf-host.sh, N rounds: the default, and
+# nice -10, FIFO and lavd --eevdf when "lavd" is a configuration), in the
+# same session; the table then gives the fidelity (lab-bound outside
+# 0.85-1.15) and lavd's handicapped comparison (vm/hostfid.awk). The host
+# runs take no --fb-args.
 #
 #   vm/ablation.sh [--configs C1,C2,...] [--reps N] [--duration D]
 #                  [--profile NAME] [--bg PATTERN|none] [--fb-args "ARGS"]
@@ -17,7 +23,7 @@
 #                  [--tcg single|multi|auto]
 #                  [--smp SPEC | --shape SxC] [--max-host-load CPUS]
 #                  [--program PATH]...
-#                  [--out DIR]
+#                  [--out DIR] [--host-rounds N]
 # Configurations: "default" or "PROGRAM[:ARG...]" (PROGRAM from /bin of the
 # guest: lavd, or another static build passed with --program).
 # Defaults: default, lavd, lavd:--no-preemption, lavd:--no-futex-boost,
@@ -30,7 +36,7 @@ cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build}
 configs=default,lavd,lavd:--no-preemption,lavd:--no-futex-boost,lavd:--no-slice-boost,lavd:--no-wake-sync
 reps=5 dur=10s profile=proton bg=hogs:2 calib=mode fbargs="" tcg=${VM_TCG:-auto} smp=2 maxload=0.5 shape=""
-out=$B/vm/ablation extra="" bpfstats=0
+out=$B/vm/ablation extra="" bpfstats=0 hostrounds=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--configs) configs=$2; shift 2 ;;
@@ -47,10 +53,17 @@ while [ $# -gt 0 ]; do
 	--max-host-load) maxload=$2; shift 2 ;;
 	--program) extra="$extra --program $2"; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--host-rounds) hostrounds=$2; shift 2 ;;
 	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/ablation.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+. vm/hostruns.sh
+vm_host_rounds_ok vm/ablation.sh "$hostrounds" || exit 2
+# the host's framebench runs the profile as it is: other options would
+# make the fidelity compare two different games
+[ "$hostrounds" -gt 0 ] && [ -n "$fbargs" ] &&
+	{ echo "vm/ablation.sh: --host-rounds: the host runs take no --fb-args; leave one of them out" >&2; exit 2; }
 # --calibration host: the host's own rate, so boots run the same work
 . vm/calib.sh
 calib=$(vm_resolve_calib "$calib" "$B" vm/ablation.sh "$tcg" "$smp") || exit 2
@@ -64,6 +77,15 @@ ncfg=$(echo "$configs" | tr ',' '\n' | wc -l)
 # emulation and host load, plus the boot
 secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print $0 * 60; next } { print $0 + 0 }')
 limit=$(( 180 + reps * ncfg * (secs + 20) * 3 ))
+
+# the host's own runs first: the same session, the same work per frame
+hostarg=""
+if [ "$hostrounds" -gt 0 ]; then
+	arms=default
+	case ",$configs," in *,lavd,*) arms=default,nice10,fifo,lavd ;; esac
+	vm_host_runs "$hostrounds" "$dur" "$profile" "$bg" "$arms" "$calib" "$out" || exit 1
+	hostarg="--host $out/host/runs.tsv --profile $profile --bg $bg"
+fi
 
 # bpfcost: what a loader that prints no cost line spent (--bpf-stats)
 cost=""
@@ -83,8 +105,9 @@ if [ -f "$out/results-retry.txt" ]; then
 fi
 kver=$(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1)
 echo
+# shellcheck disable=SC2086 # options and their values, split on purpose
 vm/ablation-table.sh --files "$out/files" --results "$res" --host-load "$load" \
-	--configs "$configs" --max-host-load "$maxload" --jsonget "$B/tests/jsonget" \
+	--configs "$configs" --max-host-load "$maxload" --jsonget "$B/tests/jsonget" $hostarg \
 	--title "framebench --profile $profile${fbargs:+ $fbargs} --calibration $(sed -n 's/^@@GS DATA calibration //p' "$res" | head -n 1) $([ "$bg" = none ] && echo "(no background load)" || echo "--bg $bg") --duration $dur, $reps interleaved rounds, kernel ${kver:-?}, $(cat "$out/mode" 2>/dev/null || echo "qemu TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc

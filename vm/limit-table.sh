@@ -81,43 +81,12 @@ echo "== lavd limit table: $title"
 echo "   Emulated (TCG) figures: compare within this table only. mean +- sd over the runs kept;"
 echo "   ratios are per round (see vm/limit-table.sh); t: Welch's t against lavd (|t| < 2: not resolved)."
 grep '^@@GS DATA version ' "$res" | sed 's/^@@GS DATA version /   version: /'
-STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk" "$(dirname "$0")/hostfid.awk") || exit 1
 awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="$bg" "$STATS_AWK"'
 	function push(k, v) { cnt[k]++; sum[k] += v; sq[k] += v * v }
 	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
 	function sd(k) { return gs_sd(cnt[k], sum[k], sq[k]) }
 	function ms(k, d) { return cnt[k] ? sprintf("%." d "f +- %." d "f", mean(k), sd(k)) : "-" }
-	# bench/eevdf-host.sh runs: profile bg arm round avg low1 work jobs other
-	function read_host(   line, f, k) {
-		while ((getline line < host) > 0) {
-			split(line, f, "\t")
-			if (f[1] == "profile" || f[9] + 0 >= max + 0 || f[6] == "") continue
-			if (f[2] != "none") hbg = f[2]
-			k = f[1] SUBSEP f[2] SUBSEP f[3]
-			hn[k]++; hs[k] += f[6]; hq[k] += f[6] * f[6]
-		}
-	}
-	function hmean(k) { return hn[k] ? hs[k] / hn[k] : 0 }
-	function fid(v, h) {
-		if (!h || !v) return "-"
-		return sprintf("%.2f%s", v / h, v / h < 0.85 || v / h > 1.15 ? " lab-bound" : "")
-	}
-	function fidelity(p, d, L,   a, k, t, arms) {
-		printf "   %s: fidelity (the VM default / the host default, 1 %% low): none %s, %s %s\n", p,
-			fid(mean(d "|low0"), hmean(p SUBSEP "none" SUBSEP "default")), hbg,
-			fid(mean(d "|low1"), hmean(p SUBSEP hbg SUBSEP "default"))
-		if (!L) return
-		printf "   %s: handicapped, lavd in the VM %s against the host:", p, ms(L "|low1", 1)
-		split("default nice10 fifo lavd", arms, " ")
-		for (a = 1; a <= 4; a++) {
-			k = p SUBSEP hbg SUBSEP arms[a]
-			if (!hn[k]) continue
-			t = gs_welch(cnt[L "|low1"], sum[L "|low1"], sq[L "|low1"], hn[k], hs[k], hq[k])
-			printf " %s %.1f +- %.1f (t %s)", arms[a] == "lavd" ? "lavd --eevdf" : arms[a],
-				hmean(k), gs_sd(hn[k], hs[k], hq[k]), t == "" ? "-" : sprintf("%+.1f", t)
-		}
-		printf "\n"
-	}
 	# sign of a against b: + (t >= 2), - (t <= -2), = (not resolved)
 	function vs(na, sa, qa, nb, sb, qb,   t) {
 		t = gs_welch(na, sa, qa, nb, sb, qb)
@@ -128,12 +97,12 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 	function ranking(p,   peers, vmname, i, hk, he, vk, line, who, w, sign, agree, asked) {
 		split("default nice10 fifo", peers, " ")
 		vmname["default"] = "default"; vmname["nice10"] = "default:--nice:-10"; vmname["fifo"] = "fifo"
-		he = p SUBSEP hbg SUBSEP "lavd"
-		if (!hn[he]) return
+		he = p SUBSEP hf_bg SUBSEP "lavd"
+		if (!hf_n[he]) return
 		line = "host lavd --eevdf:"
 		for (i = 1; i <= 3; i++) {
-			hk = p SUBSEP hbg SUBSEP peers[i]
-			hsign[i] = hn[hk] ? vs(hn[he], hs[he], hq[he], hn[hk], hs[hk], hq[hk]) : "?"
+			hk = p SUBSEP hf_bg SUBSEP peers[i]
+			hsign[i] = hf_n[hk] ? vs(hf_n[he], hf_s[he], hf_q[he], hf_n[hk], hf_s[hk], hf_q[hk]) : "?"
 			line = line " " peers[i] " " hsign[i]
 		}
 		split("lavd:--eevdf lavd", who, " ")
@@ -151,7 +120,7 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 			}
 			line = line sprintf(" (agrees %d of %d)", agree, asked)
 		}
-		printf "   %s: ranking, 1 %% low with %s (+ better, - worse, = |t| < 2): %s\n", p, hbg, line
+		printf "   %s: ranking, 1 %% low with %s (+ better, - worse, = |t| < 2): %s\n", p, hf_bg, line
 	}
 	function write_summary(   s, v, k) {
 		for (s = 1; s <= nslot; s++)
@@ -159,10 +128,10 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 				if (cnt[s "|low" v])
 					printf "vm %s %s %s %d %.6f %.6f\n", prof[s], v ? vbg : "none", sch[s],
 						cnt[s "|low" v], sum[s "|low" v], sq[s "|low" v] > summary
-		for (k in hn) {
-			if (!hn[k]) continue
+		for (k in hf_n) {
+			if (!hf_n[k]) continue
 			split(k, f, SUBSEP)
-			printf "host %s %s %s %d %.6f %.6f\n", f[1], f[2], f[3], hn[k], hs[k], hq[k] > summary
+			printf "host %s %s %s %d %.6f %.6f\n", f[1], f[2], f[3], hf_n[k], hf_s[k], hf_q[k] > summary
 		}
 	}
 	function welch(a, b,   t) {
@@ -225,10 +194,13 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 					ms(s "|limit", 2), tr, ms(s "|kept", 2), tk
 			}
 		}
-		read_host()
-		for (i = 1; i <= np; i++)
-			if (hn[porder[i] SUBSEP "none" SUBSEP "default"] + hn[porder[i] SUBSEP hbg SUBSEP "default"])
-				fidelity(porder[i], defslot[porder[i]], lavdslot[porder[i]])
+		hf_read(host, max)
+		for (i = 1; i <= np; i++) {
+			p = porder[i]; d = defslot[p]; L = lavdslot[p]
+			if (!hf_has(p, "none") && !hf_has(p, hf_bg)) continue
+			hf_fidelity(p, hf_fid(mean(d "|low0"), p, "none") ", " hf_fid(mean(d "|low1"), p, hf_bg))
+			if (L) hf_handicapped(p, hf_bg, cnt[L "|low1"], sum[L "|low1"], sq[L "|low1"])
+		}
 		for (i = 1; i <= np; i++) ranking(porder[i])
 		write_summary()
 		printf "\n"

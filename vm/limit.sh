@@ -59,6 +59,8 @@ while [ $# -gt 0 ]; do
 	*) echo "vm/limit.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+. vm/hostruns.sh
+vm_host_rounds_ok vm/limit.sh "$hostrounds" || exit 2
 # --calibration host: the host's own rate, so boots run the same work
 . vm/calib.sh
 calib=$(vm_resolve_calib "$calib" "$B" vm/limit.sh "$tcg" "$smp") || exit 2
@@ -97,10 +99,9 @@ limit=$(( 300 + reps * np * (ns * (2 * (secs + 3) + 30) + secs + 3) * 2 ))
 
 # the host's own runs first: the same session, the same work per frame
 hostarg=""
-if [ "$hostrounds" != 0 ]; then
-	secs_h=$(echo "$dur" | sed 's/s$//')
-	CALIB=$calib sh bench/eevdf-host.sh -r "$hostrounds" -d "$secs_h" -p "$profiles" \
-		-b "none,$bg" -a default,nice10,fifo,lavd -o "$out/host" || exit 1
+if [ "$hostrounds" -gt 0 ]; then
+	vm_host_runs "$hostrounds" "$dur" "$profiles" "none,$bg" default,nice10,fifo,lavd \
+		"$calib" "$out" || exit 1
 	hostarg="--host $out/host/runs.tsv"
 fi
 

@@ -9,11 +9,15 @@
 # t <= -2); the isolation run (the unmatched game's figures with and
 # without the profile, and whether the statistics named the matched
 # process only); the loader's cost of matching while processes start.
+# With --host RUNS.TSV (bench/eevdf-host.sh's runs on the host's real
+# CPUs, same session and calibration) and the boot's --bg: each target's
+# fidelity, the VM's kernel default (runs cmp-T-R-d.json) over the host's
+# default, 1 % low; lab-bound outside 0.85-1.15 (vm/hostfid.awk).
 #
 #   vm/profiles-table.sh --files DIR --results FILE --cands C1,... --targets T1,...
-#                        --jsonget PATH [--title TEXT]
+#                        --jsonget PATH [--title TEXT] [--host RUNS.TSV --bg PATTERN]
 set -u
-files="" res="" cands="" targets="" jsonget="" title=""
+files="" res="" cands="" targets="" jsonget="" title="" host="" hbg=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -22,10 +26,16 @@ while [ $# -gt 0 ]; do
 	--targets) targets=$2; shift 2 ;;
 	--jsonget) jsonget=$2; shift 2 ;;
 	--title) title=$2; shift 2 ;;
+	--host) host=$2; shift 2 ;;
+	--bg) hbg=$2; shift 2 ;;
 	*) echo "vm/profiles-table.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 [ -x "$jsonget" ] && [ -n "$cands" ] || { echo "vm/profiles-table.sh: --jsonget and --cands are needed" >&2; exit 2; }
+if [ -n "$host" ]; then
+	[ -n "$hbg" ] || { echo "vm/profiles-table.sh: --host needs the boot's --bg" >&2; exit 2; }
+	[ -r "$host" ] || { echo "vm/profiles-table.sh: --host $host: not readable" >&2; exit 2; }
+fi
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 
@@ -59,8 +69,8 @@ for f in "$files"/tuned-*.conf; do
 	echo "-- gamesuite tune: $(basename "$f")"
 	sed -n 's/^# /   /p; /^[a-z]/s/^/   /p' "$f"
 done
-STATS_AWK=$(cat "$(dirname "$0")/stats.awk") || exit 1
-awk -v cands="$cands" -v targets="$targets" "$STATS_AWK"'
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk" "$(dirname "$0")/hostfid.awk") || exit 1
+awk -v cands="$cands" -v targets="$targets" -v host="$host" -v hbg="$hbg" "$STATS_AWK"'
 function stats(key,   n, s, ss, m) {
 	n = cnt[key]; s = sum[key]; ss = sq[key]
 	if (!n) return "-"
@@ -109,6 +119,12 @@ END {
 			else if (own < 2) v = "keep as candidate: not better on " C[c] " (t " sprintf("%.1f", own) ")" (bad != "" ? "; worse on" bad : "")
 			else v = "keep as candidate: worse on" bad
 			printf "   %-9s %s\n", C[c], v
+		}
+		# the host runs under the host-load limit vm/*.sh take by default (0.5 CPUs)
+		if (host != "") {
+			hf_read(host, 0.5)
+			for (t = 1; t <= nt; t++)
+				hf_fidelity(T[t], hf_fid(cnt[T[t] "|d"] ? sum[T[t] "|d"] / cnt[T[t] "|d"] : 0, T[t], hbg))
 		}
 	}
 	if (cnt["isoB|0"] || cnt["isoB|1"]) {

@@ -18,7 +18,12 @@
 #   cost       the loader's CPU time while processes start (events path,
 #              /proc scans every 1000 and 100 ms, no profiles)
 # then prints the tables (vm/profiles-table.sh). Not part of `make test`:
-# the full run takes hours under TCG. A smoke run:
+# the full run takes hours under TCG. --host-rounds N: the compare phase
+# also runs the kernel's own scheduler, and before the boot the same
+# targets, background and calibration run N rounds under the default on
+# the host's real CPUs (bench/eevdf-host.sh), in the same session; the
+# table then gives each target's fidelity (lab-bound outside 0.85-1.15,
+# vm/hostfid.awk). A smoke run:
 #   vm/profiles.sh --reps 1 --duration 3s --cost-secs 3
 #
 #   vm/profiles.sh [--phases load,compare,isolation,tune,cost] [--reps N]
@@ -27,6 +32,7 @@
 #                  [--exec-rate N] [--cost-secs S] [--calibration R|auto|host|mode]
 #                  [--tune-target P] [--tune-knobs K=V,V+K=V,...] [--tune-rounds N]
 #                  [--tune-final N] [--tcg single|multi|auto] [--smp N] [--out DIR]
+#                  [--host-rounds N]
 # Defaults: all phases; 6 rounds of 10s; hogs:2; the five game profiles
 # (shipped and candidates) and the five framebench profiles of the same
 # names; unreal:strategy:unreal; tune unreal over lat-cri-boost=0,128,512,
@@ -39,7 +45,7 @@ phases=load,compare,isolation,tune,cost reps=6 dur=10s bg=hogs:2
 tunetarget=unreal tuneknobs=lat-cri-boost=0,128,512 tunerounds=1 tunefinal=6
 cands=unreal,unity,proton,esports,strategy targets=unreal,unity,proton,esports,strategy
 iso=unreal:strategy:unreal rate=100 costsecs=10 calib=mode tcg=${VM_TCG:-auto} smp=2
-out=$B/vm/profiles
+out=$B/vm/profiles hostrounds=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--phases) phases=$2; shift 2 ;;
@@ -59,10 +65,18 @@ while [ $# -gt 0 ]; do
 	--tcg) tcg=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--host-rounds) hostrounds=$2; shift 2 ;;
 	-h|--help) awk 'NR >= 3 && /^set -u/ { exit } NR >= 3' "$0"; exit 0 ;;
 	*) echo "vm/profiles.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+. vm/hostruns.sh
+vm_host_rounds_ok vm/profiles.sh "$hostrounds" || exit 2
+case ,$phases, in
+*,compare,*) ;;
+*) [ "$hostrounds" -eq 0 ] ||
+	{ echo "vm/profiles.sh: --host-rounds: the fidelity is the compare phase's; add compare to --phases" >&2; exit 2; } ;;
+esac
 # --calibration host: the host's own rate, so boots run the same work
 . vm/calib.sh
 calib=$(vm_resolve_calib "$calib" "$B" vm/profiles.sh "$tcg" "$smp") || exit 2
@@ -96,9 +110,19 @@ secs=$(echo "$dur" | awk '/ms$/ { print int($0 / 1000) + 1; next } /m$/ { print 
 nc=$(echo "$cands" | tr ',' '\n' | grep -c .)
 nt=$(echo "$targets" | tr ',' '\n' | grep -c .)
 ntune=$(echo "$tuneknobs" | tr '+' '\n' | awk -F= '{ n = split($2, v, ","); t = t ? t * n : n } END { print t + 0 }')
-limit=$(( 300 + (reps * nt * (nc + 1) * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20) + (2 * ntune * tunerounds + 2 * tunefinal + 4) * (secs + 20)) * 3 ))
+# the kernel's own scheduler joins the compare phase for the host's runs
+ncmp=$((nc + 1))
+[ "$hostrounds" -gt 0 ] && ncmp=$((nc + 2))
+limit=$(( 300 + (reps * nt * ncmp * (secs + 15) + reps * 2 * (secs + 15) + 4 * (2 * costsecs + 20) + (2 * ntune * tunerounds + 2 * tunefinal + 4) * (secs + 20)) * 3 ))
 expect=$(echo "$phases" | tr ',' ' ')
 append="gs.phases=$phases gs.reps=$reps gs.fbdur=$dur gs.bg=$bg gs.cands=$cands gs.targets=$targets gs.calib=$calib gs.isoa=$isoa gs.isob=$isob gs.isocand=$isocand gs.execrate=$rate gs.costsecs=$costsecs gs.tunetarget=$tunetarget gs.tuneknobs=$tuneknobs gs.tunerounds=$tunerounds gs.tunefinal=$tunefinal"
+# the host's own runs first: the same session, the same work per frame
+hostarg=""
+if [ "$hostrounds" -gt 0 ]; then
+	vm_host_runs "$hostrounds" "$dur" "$targets" "$bg" default "$calib" "$out" || exit 1
+	hostarg="--host $out/host/runs.tsv --bg $bg"
+	append="$append gs.cmpdefault=1"
+fi
 gsprog=""
 [ -x "$B/static/gamesuite" ] && gsprog="--program $B/static/gamesuite"
 BUILD=$B vm/run.sh profiles --expect "$expect" --timeout "$limit" --tcg "$tcg" --smp "$smp" \
@@ -112,8 +136,9 @@ if [ -f "$out/results-retry.txt" ]; then
 	tcg=single
 fi
 echo
+# shellcheck disable=SC2086 # options and their values, split on purpose
 vm/profiles-table.sh --files "$out/files" --results "$res" --cands "$cands" \
-	--targets "$targets" --jsonget "$B/tests/jsonget" \
+	--targets "$targets" --jsonget "$B/tests/jsonget" $hostarg \
 	--title "$reps rounds of $dur, --bg $bg, kernel $(sed -n 's/^@@GS BOOT kernel=\([^ ]*\).*/\1/p' "$res" | head -n 1), $(cat "$out/mode" 2>/dev/null || echo "TCG thread=$tcg"), -smp $smp"
 trc=$?
 [ $rc -eq 0 ] || exit $rc

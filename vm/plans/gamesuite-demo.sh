@@ -9,7 +9,8 @@
 # interval, ratio, Mann-Whitney p). The JSON and HTML reports go to the host
 # over the results port (gs_file), the terminal table to the console.
 #
-# Needs in /bin: gamesuite, framebench, lavd (make static). Kernel command
+# Needs in /bin: gamesuite, framebench, lavd (make static) and the suite,
+# gamesuite-demo.suite (vm/plans/gamesuite-demo.suite). Kernel command
 # line parameters (vm/boot.sh --append):
 #   gs.repeat=N      measured runs per scheduler (default 5)
 #   gs.warmup=N      warm-up runs per scheduler (default 1)
@@ -26,23 +27,10 @@ warmup=$(gs_param warmup 1)
 duration=$(gs_param duration 4s)
 ablation=$(gs_param ablation --no-wake-sync | tr ',' ' ')
 
-cat > /tmp/demo.suite <<EOF
-name     vm-demo
-repeat   $repeat
-warmup   $warmup
-cooldown 1s
-duration $duration
-
-workload proton-hogs
-  kind    framebench
-  profile proton
-  bg      hogs:2
-
-workload esports-browser
-  kind    framebench
-  profile esports
-  bg      browser
-EOF
+# the suite travels as /bin/gamesuite-demo.suite (vm/gamesuite-demo.sh):
+# the host's own runs use the same file
+[ -r /bin/gamesuite-demo.suite ] ||
+	{ gs_result gamesuite FAIL "no /bin/gamesuite-demo.suite (vm/gamesuite-demo.sh packs it)"; return 0; }
 
 set -- --sched eevdf --sched lavd
 [ "$ablation" = none ] || set -- "$@" --sched "lavd $ablation"
@@ -51,7 +39,8 @@ gs_out "PHASE gamesuite repeat=$repeat duration=$duration ablation=$ablation"
 # in this VM it flagged lavd's runs far more often than the default's,
 # which would bias the comparison (docs/gamesuite.md). Host contention is
 # best watched from the host.
-gamesuite run /tmp/demo.suite "$@" --load-timeout 90s --retries 1 \
+gamesuite run /bin/gamesuite-demo.suite "$@" --repeat "$repeat" --warmup "$warmup" \
+	--duration "$duration" --load-timeout 90s --retries 1 \
 	--json /tmp/gamesuite.json --html /tmp/gamesuite.html \
 	> /tmp/gamesuite.out 2> /tmp/gamesuite.err
 rc=$?

@@ -16,7 +16,9 @@
 #   compare    for each target framebench profile (gs.targets) and round
 #              (gs.reps): lavd's defaults and lavd with each candidate
 #              (gs.cands), order rotated per round; FILE cmp-T-R-K.json
-#              (K 0: defaults, 1..: the candidates in gs.cands order)
+#              (K 0: defaults, 1..: the candidates in gs.cands order);
+#              with gs.cmpdefault=1 also the kernel's own scheduler, K d
+#              (what vm/profiles.sh --host-rounds holds against the host)
 #   isolation  two framebench at once, A (gs.isoa) matching candidate
 #              gs.isocand and B (gs.isob) not, under the defaults and with
 #              the candidate, interleaved; FILE iso-R-K-A.json / -B.json,
@@ -37,7 +39,8 @@
 # Parameters (vm/boot.sh --append): gs.phases, gs.reps (6), gs.fbdur
 # (10s), gs.bg (hogs:2), gs.cands (unreal,unity,proton,esports,strategy),
 # gs.targets (the same five), gs.calib (auto), gs.isoa (unreal), gs.isob
-# (strategy), gs.isocand (unreal), gs.execrate (100), gs.costsecs (10).
+# (strategy), gs.isocand (unreal), gs.execrate (100), gs.costsecs (10),
+# gs.cmpdefault (0).
 
 reps=$(gs_param reps 6)
 fbdur=$(gs_param fbdur 10s)
@@ -54,6 +57,7 @@ tuneknobs=$(gs_param tuneknobs lat-cri-boost=0,128,512)
 tunerounds=$(gs_param tunerounds 1)
 tunefinal=$(gs_param tunefinal 6)
 costsecs=$(gs_param costsecs 10)
+cmpdefault=$(gs_param cmpdefault 0)
 PD=/tmp/profiles
 CD=$PD/candidates
 
@@ -170,9 +174,24 @@ fi
 fi
 
 # ---- compare: each candidate against the defaults on every target ------
+# cmp_default T R: the kernel's own scheduler on target T, round R (no
+# lavd loaded); FILE cmp-T-R-d.json
+cmp_default() {
+	gs_out "RUN-START $2 $1 d"
+	framebench --profile "$1" --duration "$fbdur" --calibration "$calib" \
+		--bg "$bg" --json /tmp/run.json -q > /tmp/run.out 2>&1
+	rc=$?
+	gs_out "RUN-END $2 $1 d exit=$rc $(tr -d '\n' < /tmp/run.out)"
+	[ $rc -eq 0 ] && [ -s /tmp/run.json ] && gs_file "cmp-$1-$2-d.json" /tmp/run.json
+	rc=$?
+	rm -f /tmp/run.json
+	return $rc
+}
 if want_phase compare; then
 ncand=$(count "$cands")
 ntarget=$(count "$targets")
+nconf=$((ncand + 1))
+[ "$cmpdefault" = 1 ] && nconf=$((ncand + 2))
 failed=0
 r=1
 while [ "$r" -le "$reps" ]; do
@@ -180,9 +199,14 @@ while [ "$r" -le "$reps" ]; do
 	while [ "$ti" -le "$ntarget" ]; do
 		t=$(nth "$targets" "$ti")
 		k=0
-		while [ "$k" -le "$ncand" ]; do
+		while [ "$k" -lt "$nconf" ]; do
 			# rotated: no configuration always first or after the same one
-			idx=$(( (k + r + ti) % (ncand + 1) ))
+			idx=$(( (k + r + ti) % nconf ))
+			k=$((k + 1))
+			if [ "$idx" -gt "$ncand" ]; then
+				cmp_default "$t" "$r" || failed=$((failed + 1))
+				continue
+			fi
 			if [ "$idx" -eq 0 ]; then set --; else set -- --game-profile "$CD/$(nth "$cands" "$idx").conf"; fi
 			L=/tmp/lavd-cmp.log
 			gs_out "RUN-START $r $t $idx"
@@ -200,14 +224,13 @@ while [ "$r" -le "$reps" ]; do
 				failed=$((failed + 1))
 			fi
 			rm -f /tmp/run.json
-			k=$((k + 1))
 		done
 		ti=$((ti + 1))
 	done
 	r=$((r + 1))
 done
 if [ $failed -eq 0 ]; then
-	gs_result compare PASS "$reps rounds x $ntarget targets x $((ncand + 1)) configurations"
+	gs_result compare PASS "$reps rounds x $ntarget targets x $nconf configurations"
 else
 	gs_result compare FAIL "$failed runs failed"
 fi
