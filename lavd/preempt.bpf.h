@@ -104,7 +104,7 @@ static __always_inline bool evict(struct task_struct *p, struct victim *v,
 	bpf_rcu_read_lock();
 	t = lavd_cpu_curr(v->cpu);
 	if (t && (u32)t->pid == READ_ONCE(c->running_pid))
-		lavd_set_slice(t, 1);
+		lavd_set_remote_slice(t, 1);
 	bpf_rcu_read_unlock();
 	return false;
 }

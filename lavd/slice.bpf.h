@@ -105,7 +105,7 @@ static __always_inline bool cut_running_slice(s32 cpu, struct cpu_ctx *v,
 	bpf_rcu_read_lock();
 	t = lavd_cpu_curr(cpu);
 	if (t && (u32)t->pid == READ_ONCE(v->running_pid) && t->scx.slice > left) {
-		lavd_set_slice(t, left);
+		lavd_set_remote_slice(t, left);
 		done = true;
 	}
 	bpf_rcu_read_unlock();

@@ -6,7 +6,9 @@
  *
  *   6.12          scx_bpf_dispatch[_vtime], scx_bpf_consume
  *   6.13 ..       scx_bpf_dsq_insert[_vtime], scx_bpf_dsq_move_to_local
- *   6.18 ..       scx_bpf_cpu_curr (before: scx_bpf_cpu_rq(cpu)->curr)
+ *   6.18 ..       scx_bpf_cpu_curr (before: scx_bpf_cpu_rq(cpu)->curr, an
+ *                 untrusted pointer the verifier lets us read, never write:
+ *                 "only read is supported")
  *   6.19 .. 7.x   scx_bpf_dsq_insert___v2 (returns bool),
  *                 __scx_bpf_dsq_insert_vtime (arguments in a struct),
  *                 scx_bpf_dsq_move_to_local___v2 (takes enq_flags),
@@ -73,6 +75,8 @@ bool scx_bpf_task_set_slice___lavd(struct task_struct *p, u64 slice) __ksym __we
 struct task_struct *scx_bpf_dsq_peek___lavd(u64 dsq_id) __ksym __weak;
 void bpf_rcu_read_lock(void) __ksym;
 void bpf_rcu_read_unlock(void) __ksym;
+struct task_struct *bpf_task_from_pid(s32 pid) __ksym __weak;
+void bpf_task_release(struct task_struct *p) __ksym __weak;
 
 /* cpumask kfuncs. */
 struct bpf_cpumask *bpf_cpumask_create(void) __ksym __weak;
@@ -141,6 +145,32 @@ static __always_inline void lavd_set_slice(struct task_struct *p, u64 slice)
 		scx_bpf_task_set_slice___lavd(p, slice);
 	else
 		p->scx.slice = slice;
+}
+
+/*
+ * Set the slice of @t, a task another CPU runs, as lavd_cpu_curr() gave
+ * it. Before 6.18 that pointer is untrusted and may only be read, so take
+ * a counted reference by its pid (a trusted pointer, whose scx.slice
+ * sched_ext lets us write) and write through that.
+ */
+static __always_inline void lavd_set_remote_slice(struct task_struct *t,
+						  u64 slice)
+{
+	struct task_struct *ref;
+
+	if (bpf_ksym_exists(scx_bpf_task_set_slice___lavd)) {
+		scx_bpf_task_set_slice___lavd(t, slice);
+		return;
+	}
+	if (bpf_ksym_exists(scx_bpf_cpu_curr___lavd)) {
+		t->scx.slice = slice;
+		return;
+	}
+	ref = bpf_task_from_pid(t->pid);
+	if (!ref)
+		return;
+	ref->scx.slice = slice;
+	bpf_task_release(ref);
 }
 
 /* The task running on @cpu; call between bpf_rcu_read_lock/unlock. */
