@@ -35,6 +35,25 @@ struct victim {
 	u64 lat_cri, stop;
 };
 
+/*
+ * The candidates of one search, per CPU. They live in a map value, not on
+ * the stack: the verifier tracks stack slots, so a loop that fills them
+ * (and counts them) has a different state each iteration, and 6.12's
+ * verifier then walks every iteration of every path (ops.enqueue passed
+ * its 1 M instructions); a map value's contents are not tracked.
+ */
+struct victim_pick {
+	struct victim v[2];
+	u32 n;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct victim_pick);
+} lavd_victims SEC(".maps");
+
 /* A profiled wakee's scope (knobs.h); a call of its own, as prof_lat_cri(). */
 static __noinline enum lavd_evict_scope prof_evict_scope(struct task_ctx *taskc)
 {
@@ -120,9 +139,10 @@ static __always_inline bool try_preempt(struct task_struct *p,
 					u64 slice, u64 enq_flags,
 					struct cpu_ctx *self)
 {
-	struct victim v0 = { .cpu = -1 }, v1 = { .cpu = -1 }, *pick;
+	struct victim_pick *vp;
+	struct victim *pick;
 	u64 now, stop, lc = taskc->lat_cri;
-	u32 dom, start, i, n = 0;
+	u32 dom, start, i, zero = 0;
 	enum lavd_evict_scope scope;
 	bool greedy_only;
 
@@ -140,27 +160,34 @@ static __always_inline bool try_preempt(struct task_struct *p,
 	now = lavd_now();
 	stop = lavd_est_stop(now, taskc->avg_runtime, READ_ONCE(sys_slice));
 
-	if (pref >= 0 && pref < (s32)nr_cpu_ids && victim_ok(pref, lc, stop, greedy_only, &v0, self))
-		n = 1;
+	vp = bpf_map_lookup_elem(&lavd_victims, &zero);
+	if (!vp)
+		return false;
+	vp->n = 0;
+	if (pref >= 0 && pref < (s32)nr_cpu_ids &&
+	    victim_ok(pref, lc, stop, greedy_only, &vp->v[0], self))
+		vp->n = 1;
 	if (!is_pinned(p) && nr_cpu_ids > 1) {
 		dom = cpu_to_dom(pref >= 0 ? pref : bpf_get_smp_processor_id());
 		start = bpf_get_prandom_u32() % nr_cpu_ids;
 		bpf_for(i, 0, nr_cpu_ids) {
 			s32 cpu = (s32)((start + i) % nr_cpu_ids);
-			struct victim *slot = n ? &v1 : &v0;
+			u32 k = READ_ONCE(vp->n) & 1;
 
 			if (cpu == pref || cpu_to_dom(cpu) != dom ||
 			    !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 				continue;
-			if (victim_ok(cpu, lc, stop, greedy_only, slot, self) && ++n >= 2)
+			if (victim_ok(cpu, lc, stop, greedy_only, &vp->v[k], self) &&
+			    ++vp->n >= 2)
 				break;
 		}
 	}
-	if (!n)
+	if (!vp->n)
 		return false;
-	pick = &v0;
-	if (n >= 2 && lavd_pick_victim(v0.lat_cri, v0.stop, v1.lat_cri, v1.stop))
-		pick = &v1;
+	pick = &vp->v[0];
+	if (vp->n >= 2 && lavd_pick_victim(vp->v[0].lat_cri, vp->v[0].stop,
+					   vp->v[1].lat_cri, vp->v[1].stop))
+		pick = &vp->v[1];
 	return evict(p, pick, now, stop, slice, enq_flags, self);
 }
 
