@@ -65,6 +65,11 @@ wait_exit() {
 	fi
 }
 
+# /proc/PID/sched exists: kernels before 6.15 have it only with
+# CONFIG_SCHED_DEBUG (Debian's do; a plain defconfig build does not), and
+# without it no per-thread file says whether a thread runs on sched_ext
+have_task_sched() { [ -r /proc/self/sched ]; }
+
 # Threads of PID and of its child processes whose /proc sched says they
 # run on sched_ext, and how many fair-policy threads were looked at ("on
 # all"; SCHED_FIFO/RR/DEADLINE threads belong to other classes and are not

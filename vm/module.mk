@@ -21,8 +21,8 @@
 #                  options, e.g. --program PATH/scx_lavd --reps 6)
 #   make vm-kernel-build  a sched_ext kernel built from Debian's
 #                  linux-source (VM_KERNEL_SERIES, default 6.12 LTS) into
-#                  the kernel cache (vm/kernel-build.sh; about an hour on
-#                  2 cores)
+#                  the kernel cache (vm/kernel-build.sh; about 20 minutes
+#                  on 2 cores)
 #   make vm-kernels  vm-test and vm-test-topo on each kernel of VM_KERNELS,
 #                  a table row each; a kernel without sched_ext is a named
 #                  skip (vm/kernels.sh)
