@@ -83,12 +83,8 @@ awk -F '\t' -v svg="${svg:-/dev/null}" "$(cat "$here/stats.awk")"'
 		pooled()
 		if (svg != "/dev/null") plot()
 	}
-	# sign of a against b: + (t >= 2), - (t <= -2), = (not resolved)
-	function vs(a, b,   t) {
-		if (!n[a] || !n[b]) return "?"
-		t = gs_welch(n[a], s[a], q[a], n[b], s[b], q[b])
-		return t == "" ? "?" : t >= 2 ? "+" : t <= -2 ? "-" : "="
-	}
+	# the sign of cell a against cell b (stats.awk)
+	function vs(a, b) { return gs_sign(n[a], s[a], q[a], n[b], s[b], q[b]) }
 	# every boot pooled: lavd/default and the fidelity, then the ranking:
 	# lavd --eevdf against the peers on the host, and sched_ext lavd and
 	# lavd --eevdf against the same peers in the VM

@@ -87,11 +87,6 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 	function mean(k) { return cnt[k] ? sum[k] / cnt[k] : 0 }
 	function sd(k) { return gs_sd(cnt[k], sum[k], sq[k]) }
 	function ms(k, d) { return cnt[k] ? sprintf("%." d "f +- %." d "f", mean(k), sd(k)) : "-" }
-	# sign of a against b: + (t >= 2), - (t <= -2), = (not resolved)
-	function vs(na, sa, qa, nb, sb, qb,   t) {
-		t = gs_welch(na, sa, qa, nb, sb, qb)
-		return t == "" ? "?" : t >= 2 ? "+" : t <= -2 ? "-" : "="
-	}
 	# ranking P: lavd --eevdf against the peers on the host; sched_ext lavd
 	# and lavd --eevdf against the same peers in the VM; agreement
 	function ranking(p,   peers, vmname, i, hk, he, vk, line, who, w, sign, agree, asked) {
@@ -102,7 +97,7 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 		line = "host lavd --eevdf:"
 		for (i = 1; i <= 3; i++) {
 			hk = p SUBSEP hf_bg SUBSEP peers[i]
-			hsign[i] = hf_n[hk] ? vs(hf_n[he], hf_s[he], hf_q[he], hf_n[hk], hf_s[hk], hf_q[hk]) : "?"
+			hsign[i] = hf_n[hk] ? gs_sign(hf_n[he], hf_s[he], hf_q[he], hf_n[hk], hf_s[hk], hf_q[hk]) : "?"
 			line = line " " peers[i] " " hsign[i]
 		}
 		split("lavd:--eevdf lavd", who, " ")
@@ -114,7 +109,7 @@ awk -v max="$max" -v rows="$rows" -v host="$host" -v summary="$summary" -v vbg="
 			for (i = 1; i <= 3; i++) {
 				if (!((p, vmname[peers[i]]) in slotof)) continue
 				k = slotof[p, vmname[peers[i]]] "|low1"
-				sign = vs(cnt[vk], sum[vk], sq[vk], cnt[k], sum[k], sq[k])
+				sign = gs_sign(cnt[vk], sum[vk], sq[vk], cnt[k], sum[k], sq[k])
 				line = line " " peers[i] " " sign
 				if (hsign[i] != "?" && sign != "?") { asked++; agree += sign == hsign[i] }
 			}

@@ -17,3 +17,10 @@ function gs_welch(na, sa, qa, nb, sb, qb,   se) {
 	se = sqrt(gs_sd(na, sa, qa) ^ 2 / na + gs_sd(nb, sb, qb) ^ 2 / nb)
 	return se > 0 ? (sa / na - sb / nb) / se : ""
 }
+
+# the verdict of a against b: "+" (t >= 2), "-" (t <= -2), "=" (not
+# resolved), "?" (too few values to say)
+function gs_sign(na, sa, qa, nb, sb, qb,   t) {
+	t = gs_welch(na, sa, qa, nb, sb, qb)
+	return t == "" ? "?" : t >= 2 ? "+" : t <= -2 ? "-" : "="
+}
