@@ -67,7 +67,7 @@ static enum lavd_cycle run_cycle(struct lavd_loader *ld, int cycle)
 }
 
 /* --check: everything was read and is valid; say what */
-static int check_report(const struct lavd_gp_set *set)
+static int check_report(const struct lavd_gp_set *set, const char *btf)
 {
 	for (int i = 0; i < set->n; i++)
 		printf("profile %s: %s (%d match rule%s)\n", set->p[i].name,
@@ -77,7 +77,7 @@ static int check_report(const struct lavd_gp_set *set)
 	       set->n, set->n == 1 ? "" : "s");
 	/* the kernel: reported, not judged (profiles are checked for other
 	 * machines too) */
-	lavd_kernel_check(stdout);
+	lavd_kernel_check(stdout, btf);
 	return EXIT_OK;
 }
 
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */
 	lavd_opts_load_profiles(&opts, &profiles);	/* ... and bad profiles */
 	if (opts.check)
-		return check_report(&profiles);
+		return check_report(&profiles, opts.btf);
 	lavd_need_sched_ext();
 	lavd_need_privileges();
 	lavd_loader_init(&ld, &opts, &stop_sig);

@@ -51,3 +51,7 @@ $(eval $(call gs_test,test_lavd_domains,tests/test_lavd_domains.c $(LAVD_LIB)))
 INTEGRATION_TESTS += tests/test_lavd_cli.sh tests/lavd_profiles.sh tests/lavd_eevdf.sh
 $(eval $(call gs_test,test_lavd_profiles,tests/test_lavd_profiles.c $(LAVD_LIB)))
 $(eval $(call gs_test,test_lavd_eevdf,tests/test_lavd_eevdf.c $(LAVD_LIB)))
+# lavd --check --btf (kcheck.c, with libbpf) on kernels built from lavd's BTF
+$(eval $(call gs_test,test_lavd_kcheck,tests/test_lavd_kcheck.c))
+$(BUILD)/tests/test_lavd_kcheck: $(LAVD_OBJDIR)/kcheck.o
+$(BUILD)/tests/test_lavd_kcheck: LDLIBS += $(BPF_LDLIBS)

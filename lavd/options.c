@@ -148,6 +148,11 @@ static const struct gs_opt specs[] = {
 	  .help = "check every option and game profile, list the\n"
 		  "profiles, and exit: 0 valid, 2 not (needs neither\n"
 		  "root nor sched_ext; loads nothing)" },
+	/* kcheck.c: another kernel, from the vmlinux of its package */
+	{ "btf", 0, "FILE", GS_OPT_INPUT, FIELD(btf),
+	  .help = "with --check: judge the kernel whose BTF is in\n"
+		  "FILE (a vmlinux, or a raw BTF file) instead of\n"
+		  "the running one" },
 	/* exits 0 */
 	{ "version", 0, NULL, GS_OPT_VERSION,
 	  .help = "print the version" },
@@ -382,6 +387,11 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 	if (o->check && (o->monitor_s > 0 || o->count_bpf))
 		gs_die(EXIT_USAGE, "--check checks what a load would use; it takes "
 		       "no %s", o->count_bpf ? "--debug-bpf-objects" : "--monitor");
+	if (o->btf && (!o->check || o->eevdf || o->auto_mode))
+		gs_die(EXIT_USAGE, "--btf FILE is read by --check alone (the "
+		       "sched_ext scheduler's kernel check); it takes no %s",
+		       !o->check ? "other mode: add --check" :
+		       o->eevdf ? "--eevdf" : "--auto");
 	if (o->auto_mode) {
 		if (o->eevdf)
 			gs_die(EXIT_USAGE, "--auto chooses --eevdf itself: give one of "

@@ -46,6 +46,7 @@ struct lavd_opts {
 	uint64_t samples;		/* --monitor-sched-samples N per second */
 	bool verbose;
 	bool check;			/* --check: the checks, then exit */
+	const char *btf;		/* --btf FILE: --check judges that kernel */
 	/* debugging */
 	uint64_t watchdog_ms;		/* 0: the kernel's default */
 	double stall_after_s;		/* < 0: never */

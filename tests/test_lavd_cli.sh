@@ -57,6 +57,14 @@ printf 'cpus 900 llc 0\n' > "$topo"
 expect 2 "$topo:1: '900' is not a CPU list" --topology "$topo"
 expect 0 'no-futex-boost' --help
 
+# --check --btf FILE: another kernel's BTF, named when unreadable
+# (kernels built from lavd's own BTF: tests/test_lavd_kcheck.c)
+expect 2 'is read by --check alone .*add --check' --btf /sys/kernel/btf/vmlinux
+expect 2 'it takes no --eevdf' --check --eevdf --btf /sys/kernel/btf/vmlinux
+expect 2 "/nonexistent/vmlinux" --check --btf /nonexistent/vmlinux
+printf 'not BTF\n' > "$T/junk"
+expect 0 "^$T/junk: no BTF (.*): lavd cannot load there$" --check --btf "$T/junk"
+
 if [ -d /sys/kernel/sched_ext ]; then
 	echo "note: this kernel has sched_ext; the no-sched_ext checks do not apply here"
 else

@@ -16,7 +16,8 @@
 # another Debian release, packaged as linux-binary-/linux-base- (7.x) or
 # linux-image- (6.12), or one vm/kernel-build.sh built into the cache).
 # Exit status: 0 ready, 1 a download or unpack failed, 2 bad usage,
-# 3 the kernel has no sched_ext (CONFIG_SCHED_CLASS_EXT is not set).
+# 3 the kernel has no sched_ext (CONFIG_SCHED_CLASS_EXT is not set; with no
+# packaged config: no struct sched_ext_ops in its BTF).
 set -eu
 
 PINNED_KVER=7.3.4+deb13-cloud-amd64
@@ -51,8 +52,9 @@ fallback_kver() {
 
 # unpack_debs KVER DEST: the kernel, config and System.map of a release
 # from its Debian packages: linux-binary + linux-base (trixie's 7.x
-# packaging, files in usr/lib/modules/KVER) or linux-image (6.12 and
-# before, files in boot/)
+# packaging, files in usr/lib/modules/KVER), linux-binary alone (releases
+# whose linux-base left the archive: vmlinuz in boot/, no config) or
+# linux-image (6.18 and before, files in boot/)
 unpack_debs() {
 	kver=$1 dest=$2
 	case $kver in *-gamesched) return 1 ;; esac	# built here, never packaged
@@ -61,6 +63,9 @@ unpack_debs() {
 		"linux-binary-$kver" "linux-base-$kver") >/dev/null 2>&1; then
 		rm -f "$dest"/deb/*.deb
 		(cd "$dest/deb" && apt-get download -q "linux-image-$kver") >/dev/null 2>&1 || return 1
+		# a linux-image that is only a meta package: its linux-binary
+		dpkg-deb -c "$dest"/deb/*.deb | grep -q 'vmlinuz' ||
+			(cd "$dest/deb" && apt-get download -q "linux-binary-$kver") >/dev/null 2>&1 || return 1
 	fi
 	rm -rf "$dest/x"
 	for d in "$dest"/deb/*.deb; do dpkg-deb -x "$d" "$dest/x"; done
@@ -70,7 +75,7 @@ unpack_debs() {
 		[ -f "$m/System.map" ] && cp "$m/System.map" "$dest/"
 	elif [ -f "$dest/x/boot/vmlinuz-$kver" ]; then
 		cp "$dest/x/boot/vmlinuz-$kver" "$dest/vmlinuz"
-		cp "$dest/x/boot/config-$kver" "$dest/config"
+		[ -f "$dest/x/boot/config-$kver" ] && cp "$dest/x/boot/config-$kver" "$dest/config"
 		[ -f "$dest/x/boot/System.map-$kver" ] && cp "$dest/x/boot/System.map-$kver" "$dest/System.map"
 	else
 		die "the packages of $kver hold no vmlinuz"
@@ -78,14 +83,19 @@ unpack_debs() {
 	rm -rf "$dest/x" "$dest/deb"
 }
 
+# no_sched_ext KVER WHY: the named skip (exit 3) of a kernel without sched_ext
+no_sched_ext() {
+	echo "vm/kernel.sh: $1: $2 (no sched_ext)" >&2
+	exit 3
+}
+
 fetch_one() {
 	kver=$1
 	dest=$KROOT/$kver
 	[ -f "$dest/vmlinuz" ] && [ -f "$dest/vmlinux" ] && return 0
-	[ -f "$dest/vmlinuz" ] && [ -f "$dest/config" ] || unpack_debs "$kver" "$dest" || return 1
-	if ! grep -q '^CONFIG_SCHED_CLASS_EXT=y' "$dest/config"; then
-		echo "vm/kernel.sh: $kver: CONFIG_SCHED_CLASS_EXT is not set (no sched_ext)" >&2
-		exit 3
+	[ -f "$dest/vmlinuz" ] || unpack_debs "$kver" "$dest" || return 1
+	if [ -f "$dest/config" ] && ! grep -q '^CONFIG_SCHED_CLASS_EXT=y' "$dest/config"; then
+		no_sched_ext "$kver" "CONFIG_SCHED_CLASS_EXT is not set"
 	fi
 	# vmlinuz is a bzImage with a zstd payload: decompress from the first
 	# zstd frame magic. zstd complains about the trailing bytes, so judge
@@ -95,6 +105,12 @@ fetch_one() {
 	tail -c +$((off + 1)) "$dest/vmlinuz" | zstd -dcq 2>/dev/null > "$dest/vmlinux.tmp" || true
 	[ "$(head -c 4 "$dest/vmlinux.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
 		die "decompressed payload of $dest/vmlinuz is not an ELF file"
+	# no packaged config (linux-binary alone): the kernel's BTF decides
+	if [ ! -f "$dest/config" ] && ! bpftool btf dump file "$dest/vmlinux.tmp" 2>/dev/null |
+		grep -q "^\[[0-9]*\] STRUCT 'sched_ext_ops'"; then
+		rm -f "$dest/vmlinux.tmp"
+		no_sched_ext "$kver" "no packaged config, and its BTF has no struct sched_ext_ops"
+	fi
 	mv "$dest/vmlinux.tmp" "$dest/vmlinux"
 	echo "$kver" > "$dest/release"
 }
