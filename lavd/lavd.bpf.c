@@ -125,9 +125,10 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct task_ctx *taskc = get_task_ctx(p);
 	struct cpu_ctx *cpuc = get_cpu_ctx();
-	s32 cpu = scx_bpf_task_cpu(p), idle, revoke = -1;
+	s32 cpu = scx_bpf_task_cpu(p), idle = -1, revoke = -1;
 	u32 dom = cpu_to_dom(cpu);
 	u64 slice = READ_ONCE(sys_slice), vdl;
+	bool pinned;
 
 	if (!taskc || !cpuc) {
 		/* No context (allocation failed): the kernel's global FIFO
@@ -185,23 +186,25 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
-	/* only its CPU can run it: that CPU's own queue (pinned.bpf.h) */
-	if (is_pinned(p)) {
-		if (try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
-			return;
+	/* An idle CPU is woken once the task is queued; with none, a boost
+	 * on its CPU that already ran a system slice is called in
+	 * (slice.bpf.h), or it may evict a running task (preempt.bpf.h).
+	 * A pinned task has only its CPU: it may evict, then waits in that
+	 * CPU's own queue (pinned.bpf.h). One call site of try_preempt:
+	 * the verifier walks it once (6.18 passed the budget with two). */
+	pinned = is_pinned(p);
+	if (!pinned) {
+		idle = idle_cpu_for(p, dom);
+		if (idle < 0)
+			revoke = boost_to_revoke(taskc, cpu);
+	}
+	if (idle < 0 && revoke < 0 && try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
+		return;
+	if (pinned) {
 		taskc->pinned_q = true;
 		enqueue_pinned(p, cpu, slice, vdl, enq_flags, cpuc);
 		return;
 	}
-
-	/* An idle CPU is woken once the task is queued; with none, a boost
-	 * on its CPU that already ran a system slice is called in
-	 * (slice.bpf.h), or it may evict a running task (preempt.bpf.h). */
-	idle = idle_cpu_for(p, dom);
-	if (idle < 0)
-		revoke = boost_to_revoke(taskc, cpu);
-	if (idle < 0 && revoke < 0 && try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
-		return;
 	lavd_dsq_insert_vtime(p, dom_dsq(dom), slice, vdl, enq_flags);
 	if (idle >= 0) {
 		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);

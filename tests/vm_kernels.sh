@@ -19,7 +19,7 @@ rc=$?
 GAMESCHED_CACHE=$cache BUILD=$B vm/kernels.sh --out "$T/k" 6.12.1+test-cloud-amd64 > "$T/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q 'SKIP: 6.12.1+test-cloud-amd64: CONFIG_SCHED_CLASS_EXT is not set' "$T/out" &&
-	grep -q '^| 6.12.1+test-cloud-amd64 | .* | skipped: no sched_ext | skipped |$' "$T/out" &&
+	grep -q '^| 6.12.1+test-cloud-amd64 | .* | no sched_ext | skipped | skipped |$' "$T/out" &&
 	pass "vm/kernels.sh: the kernel is a named skip, exit 0, with its table row" ||
 	fail "kernels.sh: rc $rc, $(cat "$T/out")"
 # a kernel chosen for one run (cached) does not become the default
@@ -30,6 +30,14 @@ GAMESCHED_CACHE=$cache GAMESCHED_KERNEL=7.0.1+test vm/kernel.sh fetch > "$T/out"
 	[ ! -e "$cache/kernel/current" ] &&
 	pass "vm/kernel.sh: GAMESCHED_KERNEL's kernel is used, not made the default" ||
 	fail "kernel.sh fetch 7.0.1+test: $(cat "$T/out"); current: $(cat "$cache/kernel/current" 2>&1)"
+# lavd --check --btf decides before a boot: a vmlinux without BTF is
+# refused, named, and not booted
+GAMESCHED_CACHE=$cache BUILD=$B vm/kernels.sh --out "$T/k" 7.0.1+test > "$T/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'FAIL: lavd --check: cannot load: no BTF' "$T/out" &&
+	grep -q '^| 7.0.1+test | .* | cannot load: no BTF .* | not booted | not booted |$' "$T/out" &&
+	pass "vm/kernels.sh: a kernel lavd --check refuses is named and not booted" ||
+	fail "kernels.sh on a kernel without BTF: rc $rc, $(cat "$T/out")"
 GAMESCHED_CACHE=$cache GAMESCHED_KERNEL=6.12.2-gamesched vm/kernel.sh fetch > "$T/out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q '6.12.2-gamesched is not in .*: build it with vm/kernel-build.sh' "$T/out" &&
