@@ -306,8 +306,11 @@ void BPF_PROG(lavd_running, struct task_struct *p)
 	if (!taskc || !cpuc)
 		return;
 	prof_sync(p, taskc);
-	if (debug_verifier_reject)	/* see lavd.bpf.h */
-		now += *(volatile u64 *)((char *)p + sizeof(*p) + 64);
+	/* see lavd.bpf.h; the running kernel's task_struct size (CO-RE),
+	 * not this build's: 6.12's defconfig one is 1.5 KB larger */
+	if (debug_verifier_reject)
+		now += *(volatile u64 *)((char *)p +
+					 bpf_core_type_size(struct task_struct) + 64);
 	taskc->last_running_clk = now;
 	taskc->wait_ns = taskc->last_enq_clk && now > taskc->last_enq_clk ?
 			 now - taskc->last_enq_clk : 0;
