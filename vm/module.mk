@@ -23,9 +23,10 @@
 #                  linux-source (VM_KERNEL_SERIES, default 6.12 LTS) into
 #                  the kernel cache (vm/kernel-build.sh; about 20 minutes
 #                  on 2 cores)
-#   make vm-kernels  vm-test and vm-test-topo on each kernel of VM_KERNELS,
-#                  a table row each; a kernel without sched_ext is a named
-#                  skip (vm/kernels.sh)
+#   make vm-kernels  lavd --check --btf, then vm-test and vm-test-topo, on
+#                  each kernel of VM_KERNELS, a table row each; a kernel
+#                  without sched_ext, or one whose build broke its kfunc
+#                  prototypes, is a named skip (vm/kernels.sh)
 #   make vm-fidelity  the VM's calibration certificate: framebench under the
 #                  default scheduler natively on the host and in the VM,
 #                  rounds interleaved, every profile with and without 2
@@ -74,7 +75,12 @@ VM_LIMIT_ARGS ?=
 VM_FIDELITY_ARGS ?=
 
 VM_KERNEL_SERIES ?= 6.12
-VM_KERNELS ?= 7.3.4+deb13-cloud-amd64 7.2.12+deb13-cloud-amd64 6.12.118-gamesched 6.12.95+deb12-cloud-amd64
+# one of each series Debian has (the newest of each), and 6.12 LTS built here
+VM_KERNELS ?= 7.3.4+deb13-cloud-amd64 7.2.12+deb13-cloud-amd64 \
+	7.1.13+deb13-cloud-amd64 7.0.13+deb13-cloud-amd64 \
+	6.19.11+deb13-cloud-amd64 6.18.15+deb13-cloud-amd64 \
+	6.17.13+deb13-cloud-amd64 6.16.12+deb13-cloud-amd64 \
+	6.12.118-gamesched 6.12.95+deb12-cloud-amd64
 
 .PHONY: vm-test vm-test-topo vm-demo vm-limit vm-fidelity vm-kernel-build vm-kernels
 vm-kernel-build:

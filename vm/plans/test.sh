@@ -386,6 +386,12 @@ PROFILE
 futex_case() {
 	want=$1; shift
 	FX="" FXD=""
+	# the tracepoint path needs syscall tracepoints (CONFIG_FTRACE_SYSCALLS:
+	# distributions' kernels have them, a defconfig build does not)
+	if [ "$want" = tracepoint ] && [ ! -d /sys/kernel/tracing/events/syscalls ]; then
+		FXD="tracepoint: not run, this kernel has no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
+		return
+	fi
 	start_lavd --stats 1 --watchdog-ms 5000 "$@"
 	if ! wait_until 90 lavd_attached; then
 		FX="$want: no attach (state $(scx_state))"
