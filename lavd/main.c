@@ -66,6 +66,19 @@ static enum lavd_cycle run_cycle(struct lavd_loader *ld, int cycle)
 	return end;
 }
 
+/* --auto: the kernel check, quietly (--check prints it) */
+static bool kernel_loadable(void)
+{
+	FILE *null = fopen("/dev/null", "w");
+	bool ok;
+
+	if (!null)
+		return true;	/* let the load say what is wrong */
+	ok = lavd_kernel_check(null, NULL);
+	fclose(null);
+	return ok;
+}
+
 /* --check: everything was read and is valid; say what */
 static int check_report(const struct lavd_gp_set *set, const char *btf)
 {
@@ -105,6 +118,7 @@ int main(int argc, char **argv)
 	int cycle = 0;
 
 	gs_set_prog(argv[0]);
+	lavd_auto_loadable = kernel_loadable;
 	lavd_opts_parse(&opts, argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGINT, &sa, NULL);
@@ -118,10 +132,14 @@ int main(int argc, char **argv)
 		return lavd_monitor(&opts, &stop_sig);
 
 	if (opts.auto_mode && !opts.check)
-		printf("lavd --auto: %s\n", opts.eevdf ?
+		printf("lavd --auto: %s\n", !opts.eevdf ?
+		       "this kernel has sched_ext: loading the scheduler" :
+		       opts.auto_unloadable ?
+		       "this kernel has sched_ext, but lavd cannot load on it "
+		       "(lavd --check says why): lavd's model steers the kernel's "
+		       "own scheduler (--eevdf)" :
 		       "this kernel has no sched_ext: lavd's model steers the "
-		       "kernel's own scheduler (--eevdf)" :
-		       "this kernel has sched_ext: loading the scheduler");
+		       "kernel's own scheduler (--eevdf)");
 	if (opts.eevdf)
 		return run_eevdf(&opts);
 	lavd_opts_check_load(&opts);	/* bad input exits 2 before loading */

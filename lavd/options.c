@@ -220,8 +220,9 @@ static const struct gs_opt specs[] = {
 		  "on exit. Works with or without sched_ext" },
 	/* the service's mode: main.c says which it took */
 	{ "auto", 0, NULL, GS_OPT_SET, FIELD(auto_mode),
-	  .help = "load into sched_ext where the kernel has it, else run\n"
-		  "as --eevdf (lavd.service runs this)" },
+	  .help = "load into sched_ext where the kernel has it and\n"
+		  "lavd can load (--check), else run as --eevdf\n"
+		  "(lavd.service runs this)" },
 	/* eevdf_setup.c: the record a killed run left */
 	{ "restore", 0, NULL, GS_OPT_SET, FIELD(restore),
 	  .help = "with --eevdf: give back what a killed run changed, exit" },
@@ -326,8 +327,10 @@ static void check_eevdf(const struct lavd_opts *o, const char *sched_opt)
 	if (sched_opt)
 		gs_die(EXIT_USAGE, "--eevdf steers the kernel's own scheduler; it "
 		       "takes no sched_ext option (got --%s)%s", sched_opt,
-		       o->auto_mode ? " (--auto chose --eevdf: this kernel has no "
-		       "sched_ext)" : "");
+		       !o->auto_mode ? "" : o->auto_unloadable ?
+		       " (--auto chose --eevdf: lavd cannot load on this kernel, "
+		       "lavd --check says why)" :
+		       " (--auto chose --eevdf: this kernel has no sched_ext)");
 	if (o->monitor_s > 0 || o->count_bpf)
 		gs_die(EXIT_USAGE, "--eevdf takes no %s",
 		       o->count_bpf ? "--debug-bpf-objects" : "--monitor");
@@ -352,6 +355,8 @@ void lavd_opts_eevdf(const struct lavd_opts *o, struct lavd_eevdf_cfg *c)
 		.state_path = o->eevdf_state,
 	};
 }
+
+bool (*lavd_auto_loadable)(void);
 
 void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 {
@@ -397,6 +402,10 @@ void lavd_opts_parse(struct lavd_opts *o, int argc, char **argv)
 			gs_die(EXIT_USAGE, "--auto chooses --eevdf itself: give one of "
 			       "them");
 		o->eevdf = access(GS_SCX_ROOT, F_OK) != 0;
+		/* sched_ext, but a kernel lavd cannot load on (kcheck.c) */
+		o->auto_unloadable = !o->eevdf && lavd_auto_loadable &&
+				     !lavd_auto_loadable();
+		o->eevdf = o->eevdf || o->auto_unloadable;
 	}
 	check_eevdf(o, sched_opt);
 	if (o->monitor_s > 0 && sched_opt)

@@ -55,6 +55,8 @@ struct lavd_opts {
 	/* --eevdf: the model steers the kernel's own scheduler (eevdf_run.h) */
 	bool eevdf, restore;
 	bool auto_mode;			/* --auto: sched_ext if there, else --eevdf */
+	bool auto_unloadable;		/* --auto chose --eevdf: sched_ext, but
+					 * lavd_auto_loadable() said no */
 	uint64_t eevdf_period_ms;
 	const char *eevdf_levers;	/* NULL: the default set */
 	int eevdf_nice, eevdf_bg_nice;
@@ -69,6 +71,12 @@ struct lavd_opts {
  * 0; bad usage prints a message naming the option and exits 2.
  */
 void lavd_opts_parse(struct lavd_opts *opts, int argc, char **argv);
+/*
+ * --auto on a kernel with sched_ext: could lavd load here (its BTF, the
+ * kfuncs; kcheck.c)? Set by the program before lavd_opts_parse(); NULL
+ * (the unit tests): sched_ext is enough.
+ */
+extern bool (*lavd_auto_loadable)(void);
 
 /*
  * Checks, before anything is loaded, the inputs only a load reads: the
