@@ -190,15 +190,14 @@ void BPF_PROG(lavd_enqueue, struct task_struct *p, u64 enq_flags)
 	 * on its CPU that already ran a system slice is called in
 	 * (slice.bpf.h), or it may evict a running task (preempt.bpf.h).
 	 * A pinned task has only its CPU: it may evict, then waits in that
-	 * CPU's own queue (pinned.bpf.h). One call site of try_preempt:
-	 * the verifier walks it once (6.18 passed the budget with two). */
+	 * CPU's own queue (pinned.bpf.h). */
 	pinned = is_pinned(p);
 	if (!pinned) {
 		idle = idle_cpu_for(p, dom);
 		if (idle < 0)
 			revoke = boost_to_revoke(taskc, cpu);
 	}
-	if (idle < 0 && revoke < 0 && try_preempt(p, taskc, cpu, slice, enq_flags, cpuc))
+	if (idle < 0 && revoke < 0 && try_preempt(p, taskc, cpu, slice, enq_flags))
 		return;
 	if (pinned) {
 		taskc->pinned_q = true;

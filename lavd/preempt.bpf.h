@@ -129,33 +129,26 @@ static __always_inline bool evict(struct task_struct *p, struct victim *v,
 }
 
 /*
- * ops.enqueue found no idle CPU for @p (queued with deadline @vdl, slice
- * @slice). @pref is the CPU it prefers (its previous one); a pinned task
- * considers only that one. Returns true when @p went to the victim's
- * local queue.
+ * The search and the eviction for @p, whose scope allows one (@greedy_only:
+ * only greedy runs are victims). A global function: the verifier checks it
+ * once, on its own, instead of once per path of ops.enqueue that reaches
+ * it (6.18's and 6.19's verifiers walked ops.enqueue past the 250 000
+ * instructions of vm-test's budget with it inlined). Returns true when @p
+ * went to the victim's local queue.
  */
-static __always_inline bool try_preempt(struct task_struct *p,
-					struct task_ctx *taskc, s32 pref,
-					u64 slice, u64 enq_flags,
-					struct cpu_ctx *self)
+__noinline bool lavd_preempt_search(struct task_struct *p __arg_trusted, s32 pref,
+				    u64 slice, u64 enq_flags, bool greedy_only)
 {
+	struct task_ctx *taskc = get_task_ctx(p);
+	struct cpu_ctx *self = get_cpu_ctx();
 	struct victim_pick *vp;
 	struct victim *pick;
-	u64 now, stop, lc = taskc->lat_cri;
+	u64 now, stop, lc;
 	u32 dom, start, i, zero = 0;
-	enum lavd_evict_scope scope;
-	bool greedy_only;
 
-	if (has_prof(taskc))	/* a game profile: its own switch and threshold */
-		scope = prof_evict_scope(taskc);
-	else if (no_preemption)
+	if (!taskc || !self)
 		return false;
-	else
-		scope = lavd_evict_scope(taskc->greedy, lc, READ_ONCE(lat_cri_preempt),
-					 greedy_preempt);
-	if (scope == LAVD_EVICT_NONE)
-		return false;
-	greedy_only = scope == LAVD_EVICT_GREEDY;
+	lc = taskc->lat_cri;
 	self->nr_preempt_try++;
 	now = lavd_now();
 	stop = lavd_est_stop(now, taskc->avg_runtime, READ_ONCE(sys_slice));
@@ -189,6 +182,32 @@ static __always_inline bool try_preempt(struct task_struct *p,
 					   vp->v[1].lat_cri, vp->v[1].stop))
 		pick = &vp->v[1];
 	return evict(p, pick, now, stop, slice, enq_flags, self);
+}
+
+/*
+ * ops.enqueue found no idle CPU for @p (slice @slice). @pref is the CPU it
+ * prefers (its previous one); a pinned task considers only that one.
+ * Whether @p may evict at all is decided here, inline and cheap; the
+ * search is lavd_preempt_search(). Returns true when @p went to the
+ * victim's local queue.
+ */
+static __always_inline bool try_preempt(struct task_struct *p,
+					struct task_ctx *taskc, s32 pref,
+					u64 slice, u64 enq_flags)
+{
+	enum lavd_evict_scope scope;
+
+	if (has_prof(taskc))	/* a game profile: its own switch and threshold */
+		scope = prof_evict_scope(taskc);
+	else if (no_preemption)
+		return false;
+	else
+		scope = lavd_evict_scope(taskc->greedy, taskc->lat_cri,
+					 READ_ONCE(lat_cri_preempt), greedy_preempt);
+	if (scope == LAVD_EVICT_NONE)
+		return false;
+	return lavd_preempt_search(p, pref, slice, enq_flags,
+				   scope == LAVD_EVICT_GREEDY);
 }
 
 #endif
