@@ -44,8 +44,10 @@ void fb_plan_stage(const struct fb_profile *p, uint64_t seed, uint64_t frame,
 			op->njobs = (uint16_t)s->jobs;
 			op->job0 = (uint16_t)out->njobs;
 			for (unsigned j = 0; j < s->jobs; j++) {
+				/* even: the first job's draw for all */
 				out->job_ns[out->njobs] =
-					fb_dist_sample(&s->work, &r);
+					s->even && j ? out->job_ns[op->job0]
+						     : fb_dist_sample(&s->work, &r);
 				out->hold_ns[out->njobs] =
 					s->target >= 0
 						? fb_dist_sample(&s->hold, &r)
@@ -185,6 +187,8 @@ static void print_op(FILE *f, const struct fb_profile *p,
 			}
 		}
 		fputc(']', f);
+		if (st->step[op->step].even)
+			fputs(" even", f);
 		if (st->step[op->step].async)
 			fputs(" async", f);
 		break;

@@ -53,6 +53,8 @@ struct fb_step {
 	unsigned jobs;		/* fanout */
 	bool async;		/* fanout: not waited for; the stage's join
 				 * step waits (fbprofile_join.c) */
+	bool even;		/* fanout: one draw of work for all its jobs
+				 * (equal parts, as a renderer's tiles) */
 	double prob;		/* the step happens with this probability per frame */
 	int line;
 };

@@ -70,11 +70,15 @@ static int step_options(struct pctx *c, struct fb_step *s, char **tok,
 	for (int i = first; i < ntok; i++) {
 		char *key = tok[i], *v = fbp_opt_value(tok[i]);
 		const char *opts = s->kind == FB_STEP_FANOUT
-					   ? "p=, lock=, hold= or async"
+					   ? "p=, lock=, hold=, even or async"
 					   : "p=PROBABILITY";
 
 		if (!v && s->kind == FB_STEP_FANOUT && !strcmp(key, "async")) {
 			s->async = true;
+			continue;
+		}
+		if (!v && s->kind == FB_STEP_FANOUT && !strcmp(key, "even")) {
+			s->even = true;
 			continue;
 		}
 		if (!v || !*v)

@@ -237,7 +237,34 @@ static void test_parse_async(void **state)
 	EXPECT_ERROR("stage g\n  join now\n",
 		     "t.profile:2: expected end of line after 'join', got 'now'");
 	EXPECT_ERROR("stage g\n  fanout 1 1ms later\n",
-		     "t.profile:2: expected p=, lock=, hold= or async, got 'later'");
+		     "t.profile:2: expected p=, lock=, hold=, even or async, got 'later'");
+}
+
+/* fanout ... even: one draw of the job's work for all the jobs of a
+ * fan-out (equal parts, a renderer's tiles); without it each job draws
+ * its own */
+static void test_fanout_even(void **state)
+{
+	struct fb_stage_plan sp;
+	bool differ = false;
+
+	(void)state;
+	assert_int_equal(parse("stage g\n  fanout 4 100us..900us even\n"
+			       "  fanout 4 100us..900us\n  work 1ms\n"), 0);
+	assert_true(prof.stage[0].step[0].even);
+	assert_false(prof.stage[0].step[1].even);
+	for (uint64_t f = 0; f < 50; f++) {
+		fb_plan_stage(&prof, 11, f, 0, &sp);
+		for (unsigned j = 1; j < 4; j++) {
+			assert_int_equal(sp.job_ns[j], sp.job_ns[0]);
+			differ = differ || sp.job_ns[4 + j] != sp.job_ns[4];
+		}
+	}
+	assert_true(differ);	/* the other fan-out's jobs drew their own */
+	assert_int_equal(parse("stage g\n  join\n  fanout 2 1ms even async\n"), 0);
+	assert_true(prof.stage[0].step[1].even && prof.stage[0].step[1].async);
+	EXPECT_ERROR("stage g\n  work 1ms even\n",
+		     "t.profile:2: expected p=PROBABILITY, got 'even'");
 }
 
 static void test_builtins(void **state)
@@ -470,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_parse_defaults),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_async),
+		cmocka_unit_test(test_fanout_even),
 		cmocka_unit_test(test_builtins),
 		cmocka_unit_test(test_chain_count),
 		cmocka_unit_test(test_plan_deterministic),

@@ -39,16 +39,17 @@ static void frame(struct ft_trace *t, uint32_t pid, uint32_t tid, uint64_t prev,
  * the previous frame's jobs (the join: woken by worker 0), works 45 us,
  * fans out to two workers (CPUs 1 and 2, 880 and 900 us) without waiting,
  * works 300 us and presents. The jobs end in the next frame, and only the
- * join shows their fan-in.
+ * join shows their fan-in. Worker 1's job lasts w1_us: 880 us (equal
+ * parts, an 'even' fan-out) or 300 us (unequal: each job its own draw).
  */
-static void test_pipelined(void **state)
+static void pipelined(unsigned w1_us)
 {
 	struct pr_fixture *f = calloc(1, sizeof(*f));
 	struct ft_trace *t = &f->t;
 	uint64_t b = T0, prev = T0 - MS, jobs_end = 0;
 	const struct ft_pr_stage *st;
+	double bal;
 
-	(void)state;
 	ft_trace_init(t);
 	t->ncpus = 3;
 	ft_task_set(t, GAME, GAME, "game");
@@ -70,7 +71,7 @@ static void test_pipelined(void **state)
 		wake(t, tf + 1 * US, 0, W1, GAME);
 		sw(t, tf + 10 * US, 1, 0, W0, 0);
 		sw(t, tf + 10 * US, 2, 0, W1, 0);
-		sw(t, tf + 880 * US, 2, W1, 0, 1);
+		sw(t, tf + 10 * US + w1_us * US - 10 * US, 2, W1, 0, 1);
 		jobs_end = tf + 900 * US;
 		frame(t, GAME, GAME, prev, tf + 300 * US);
 		prev = tf + 300 * US;
@@ -90,10 +91,28 @@ static void test_pipelined(void **state)
 	assert_int_equal(st->step[3].kind, PR_FANOUT);
 	assert_true(st->step[3].async);
 	assert_int_equal(st->step[3].jobs, 2);
-	/* the jobs' CPU: 870 + 890 us a frame over 2 */
-	assert_true(fabs(pr_mean(&st->step[3]) - 880000) < 30000);
+	/* the jobs' CPU: 870 + w1 - 10 us a frame over 2 */
+	assert_true(fabs(pr_mean(&st->step[3]) - (870 + w1_us - 10) * 500.0) < 30000);
 	assert_true(fabs(pr_mean(&st->step[4]) - 300000) < 15000);
+	/* the busiest worker's part: 890 us of 1760 is 1.01x an equal share;
+	 * with w1 300 us, more than 1.2x (1.25: the window is the stage's
+	 * activation, which ends before worker 0's job) */
+	assert_int_equal(st->step[3].even, w1_us == 880);
+	bal = f->a.fan_bal_sum / (double)f->a.fan_bal_n;
+	assert_true(w1_us == 880 ? bal < 1.05 : bal > 1.2);
 	pr_done(f);
+}
+
+static void test_pipelined(void **state)
+{
+	(void)state;
+	pipelined(880);
+}
+
+static void test_pipelined_unequal(void **state)
+{
+	(void)state;
+	pipelined(300);
 }
 
 /*
@@ -309,6 +328,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipelined),
+		cmocka_unit_test(test_pipelined_unequal),
 		cmocka_unit_test(test_fence_pool),
 		cmocka_unit_test(test_fence_twice),
 		cmocka_unit_test(test_pool_wakes_itself),

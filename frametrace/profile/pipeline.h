@@ -48,6 +48,8 @@ struct ft_pr_step {
 	unsigned jobs;		/* fanout: pool threads that ran its jobs */
 	bool async;		/* fanout: its fan-in came in the stage's next
 				 * activation (its join) */
+	bool even;		/* fanout: the pool's threads ran equal parts
+				 * (framebench's 'even': one draw for all jobs) */
 	int lock;		/* fanout: lock its jobs take, -1 none */
 	struct ft_pf_sum sum;	/* the samples (ns) */
 	struct ft_pf_dist dist;	/* work, service work, work per job, hold */
@@ -165,6 +167,11 @@ struct ft_pr_analysis {
 	char pool_stem[16];
 	uint32_t pool_caller;	/* the stage that signals it most */
 	double pool_cpu_frame, pool_scale;
+	/* the pool's balance: over the fan-outs two or more threads ran,
+	 * the mean of (busiest thread's CPU x threads / the fan-out's CPU);
+	 * 1 when each ran an equal part (profile_acts.c) */
+	double fan_bal_sum;
+	size_t fan_bal_n;
 	struct ft_pr_service svc[PR_MAX_SERVICES];
 	unsigned nsvc;
 	struct ft_pr_periodic per[PR_PER_N];
@@ -281,6 +288,15 @@ int ft_pr_overlap(const struct ft_pr_analysis *a, size_t xi, uint64_t t,
 /* Signals of task index ti at or after ts: index into sig[], or the end. */
 size_t ft_pr_sig_from(const struct ft_pr_analysis *a, size_t ti, uint64_t ts);
 int ft_pr_steps(struct ft_pr_analysis *a, char *err, size_t errlen);
+/*
+ * The pool's threads ran equal parts of its fan-outs (a renderer's tiles:
+ * the busiest thread within PR_EVEN_BAL of an equal share, on average
+ * over 10 fan-outs or more): its fan-outs are 'even', one draw of the
+ * job's work for all of them. Independent draws would make each fan-out
+ * wait for the largest of N draws, longer than any the recording had.
+ */
+#define PR_EVEN_BAL 1.10
+bool ft_pr_pool_even(const struct ft_pr_analysis *a);
 /* The label of a thread: "comm:tid". */
 const char *ft_pr_label(const struct ft_pr_analysis *a, uint32_t tid, char *buf,
 		     size_t len);

@@ -11,6 +11,7 @@
  */
 #include "pipeline.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,7 +181,7 @@ static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
 		uint64_t e = j + 1 < n ? t[j + 1] : hi;
 		uint64_t r = key[j] == 'A' ? sp->reply
 					   : ft_pr_reply_time(a, xi, tsvc[j], t[j], e);
-		double work = 0, jobs = 0;
+		double work = 0, jobs = 0, busiest = 0;
 
 		if (key[j] == 'J') {
 			jobs = 1;	/* no CPU of its own: a wait */
@@ -197,7 +198,12 @@ static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
 				if (c >= JOB_MIN_NS) {
 					work += (double)c;
 					jobs++;
+					busiest = fmax(busiest, (double)c);
 				}
+			}
+			if (jobs >= 2 && work > 0) {
+				a->fan_bal_sum += busiest * jobs / work;
+				a->fan_bal_n++;
 			}
 			if (!jobs)
 				jobs = 1;

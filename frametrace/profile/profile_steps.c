@@ -59,6 +59,12 @@ static bool pair_async(struct ft_pr_stage *st)
 	return na > 0;
 }
 
+bool ft_pr_pool_even(const struct ft_pr_analysis *a)
+{
+	return a->fan_bal_n >= 10 &&
+	       a->fan_bal_sum / (double)a->fan_bal_n <= PR_EVEN_BAL;
+}
+
 static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 {
 	struct ft_pr_stage *st = &a->stage[k];
@@ -114,6 +120,7 @@ static int stage_steps(struct ft_pr_analysis *a, unsigned k)
 				 : m0->key[j] == 'J'			 ? PR_JOIN
 									 : PR_CALL;
 			c.async = m0->key[j] == 'A';
+			c.even = c.kind == PR_FANOUT && ft_pr_pool_even(a);
 			c.target = c.kind == PR_CALL ? m0->key[j] - 'a' : -1;
 			if (fit_at(&s, mi, nm, soff, &c.sum, &c.dist) ||
 			    fit_at(&s, mi, nm, joff, &js, &jd))

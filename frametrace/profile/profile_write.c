@@ -243,6 +243,11 @@ static void pool(struct buf *b, const struct ft_pr_analysis *a)
 	    a->npool, a->pool_stem, ft_task_pid(a->t, a->pool[0]),
 	    ft_pr_label(a, a->pool[0], l, sizeof(l)), ft_task_comm(a->t, a->pool_caller),
 	    us(x, sizeof(x), a->pool_cpu_frame), a->pool_scale);
+	if (a->fan_bal_n)
+		out(b, "# its threads' parts of a fan-out: the busiest ran %.2fx an "
+		    "equal share (mean of %zu fan-outs)%s\n",
+		    a->fan_bal_sum / (double)a->fan_bal_n, a->fan_bal_n,
+		    ft_pr_pool_even(a) ? ": 'even', one draw for all its jobs" : "");
 	out(b, "workers          %u%s\n", a->npool, worker_opt(a, l, sizeof(l)));
 }
 
@@ -403,9 +408,9 @@ static void stage(struct buf *b, const struct ft_pr_analysis *a, unsigned k)
 				snprintf(lock, sizeof(lock), " lock=%s hold=%s",
 					 a->lock[s->lock].name,
 					 dist(y, sizeof(y), &s->hold));
-			out(b, "  fanout %u %s%s%s # pool threads that ran it (p90); "
+			out(b, "  fanout %u %s%s%s%s # pool threads that ran it (p90); "
 			    "the pool's CPU in it %s%s\n", s->jobs,
-			    dist(x, sizeof(x), &s->dist), lock,
+			    dist(x, sizeof(x), &s->dist), lock, s->even ? " even" : "",
 			    s->async ? " async" : "", pcts(z, sizeof(z), &s->sum),
 			    !s->async ? ""
 			    : joined_in_activation(st, j) ? "; the stage worked on beside the "
