@@ -133,7 +133,7 @@ static bool is_guarded(const char *name)
 /* The verdict on every kfunc the program declares */
 struct kf_report {
 	struct name_list missing, differ, optional;
-	bool row_ok[NR_RENAMED], row_seen[NR_RENAMED], aux;
+	bool row_ok[NR_RENAMED], row_seen[NR_RENAMED], row_aux[NR_RENAMED], aux;
 	char row_differ[NR_RENAMED][224];
 	int called, resolved;
 };
@@ -148,6 +148,7 @@ static void judge(struct kf_report *r, const char *name, struct kf_fit f,
 	if (row >= 0) {
 		r->row_seen[row] = true;
 		r->row_ok[row] = r->row_ok[row] || f.fits;
+		r->row_aux[row] = r->row_aux[row] || f.aux;
 		if (f.present && !f.fits && !r->row_differ[row][0])
 			snprintf(r->row_differ[row], sizeof(r->row_differ[row]),
 				 "%s (takes %d, lavd passes %d%s)", name, f.kargs,
@@ -229,6 +230,7 @@ static int judge_program(const struct btf *kbtf, struct kf_report *r)
 	for (size_t row = 0; row < NR_RENAMED; row++) {
 		if (!r->row_seen[row] || r->row_ok[row])
 			continue;
+		r->aux = r->aux || r->row_aux[row];
 		if (r->row_differ[row][0])
 			list_add(&r->differ, "%s", r->row_differ[row]);
 		else
