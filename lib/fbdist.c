@@ -21,6 +21,13 @@ uint32_t fb_dist_sample(const struct fb_dist *d, struct gs_rng *r)
 	case FB_DIST_NORMAL:
 		v = d->a + d->b * gs_rng_normal(r);
 		break;
+	case FB_DIST_TWOPIECE: {
+		/* half a normal of sd b below the median, of sd c above it */
+		double z = gs_rng_normal(r);
+
+		v = d->a + (z < 0 ? d->b : d->c) * z;
+		break;
+	}
 	default:
 		v = d->a;
 		break;
@@ -34,7 +41,10 @@ uint32_t fb_dist_sample(const struct fb_dist *d, struct gs_rng *r)
 
 double fb_dist_mean(const struct fb_dist *d)
 {
-	return d->kind == FB_DIST_UNIFORM ? (d->a + d->b) / 2 : d->a;
+	/* two-piece: E|Z| = sqrt(2/pi) on each half */
+	return d->kind == FB_DIST_UNIFORM    ? (d->a + d->b) / 2
+	       : d->kind == FB_DIST_TWOPIECE ? d->a + 0.3989422804 * (d->c - d->b)
+					     : d->a;
 }
 
 void fb_dist_format(const struct fb_dist *d, char *buf, size_t len)
@@ -45,6 +55,9 @@ void fb_dist_format(const struct fb_dist *d, char *buf, size_t len)
 		break;
 	case FB_DIST_NORMAL:
 		snprintf(buf, len, "%gus~%gus", d->a / 1e3, d->b / 1e3);
+		break;
+	case FB_DIST_TWOPIECE:
+		snprintf(buf, len, "%gus~%gus/%gus", d->a / 1e3, d->b / 1e3, d->c / 1e3);
 		break;
 	default:
 		snprintf(buf, len, "%gus", d->a / 1e3);

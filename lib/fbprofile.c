@@ -55,12 +55,13 @@ static int parse_value_ns(const char *s, uint64_t *out)
 	return gs_parse_duration_ns(s, NSEC_PER_USEC, out);
 }
 
-/* "300", "300us", "1.5ms", "200..800", "1ms..3ms", "1ms~200us". */
+/* "300", "300us", "1.5ms", "200..800", "1ms..3ms", "1ms~200us",
+ * "1ms~100us/300us" (two-piece: median, sd below, sd above). */
 int fbp_parse_dist(const char *s, struct fb_dist *d)
 {
 	char buf[64];
-	char *sep;
-	uint64_t a, b;
+	char *sep, *up;
+	uint64_t a, b, c = 0;
 
 	if (strlen(s) >= sizeof(buf))
 		return -1;
@@ -73,10 +74,14 @@ int fbp_parse_dist(const char *s, struct fb_dist *d)
 		d->kind = a == b ? FB_DIST_FIXED : FB_DIST_UNIFORM;
 	} else if ((sep = strchr(buf, '~'))) {
 		*sep = '\0';
+		up = strchr(sep + 1, '/');
+		if (up)
+			*up = '\0';
 		if (parse_value_ns(buf, &a) || parse_value_ns(sep + 1, &b) ||
-		    a > FB_MAX_WORK_NS || b > FB_MAX_WORK_NS)
+		    (up && parse_value_ns(up + 1, &c)) ||
+		    a > FB_MAX_WORK_NS || b > FB_MAX_WORK_NS || c > FB_MAX_WORK_NS)
 			return -1;
-		d->kind = b == 0 ? FB_DIST_FIXED : FB_DIST_NORMAL;
+		d->kind = up ? FB_DIST_TWOPIECE : b == 0 ? FB_DIST_FIXED : FB_DIST_NORMAL;
 	} else {
 		if (parse_value_ns(buf, &a) || a > FB_MAX_WORK_NS)
 			return -1;
@@ -85,12 +90,13 @@ int fbp_parse_dist(const char *s, struct fb_dist *d)
 	}
 	d->a = (double)a;
 	d->b = (double)b;
+	d->c = (double)c;
 	return 0;
 }
 
 const char fbp_dist_what[] =
-	"a work distribution (300us, 200us..800us or 1ms~200us; "
-	"a bare number is in us, at most 1s)";
+	"a work distribution (300us, 200us..800us, 1ms~200us or "
+	"1ms~100us/300us; a bare number is in us, at most 1s)";
 
 static int find_name(char names[][FB_NAME_MAX], unsigned n, const char *s)
 {

@@ -34,11 +34,13 @@
 #define FB_TFMT_MAX 32		/* a worker name format ("Job.Worker %d") */
 
 /* A distribution of nominal CPU work (or hold time), in ns. */
-enum fb_dist_kind { FB_DIST_FIXED, FB_DIST_UNIFORM, FB_DIST_NORMAL };
+enum fb_dist_kind { FB_DIST_FIXED, FB_DIST_UNIFORM, FB_DIST_NORMAL, FB_DIST_TWOPIECE };
 
 struct fb_dist {
 	enum fb_dist_kind kind;
-	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b */
+	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b;
+				 * two-piece: median a, sd b below it */
+	double c;		/* two-piece: sd above the median */
 };
 
 enum fb_step_kind { FB_STEP_WORK, FB_STEP_CALL, FB_STEP_FANOUT, FB_STEP_LOCK,

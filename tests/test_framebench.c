@@ -144,16 +144,16 @@ static void test_parse_errors(void **state)
 	EXPECT_ERROR("fps 60 120\n", "t.profile:1: expected end of line, got '120'");
 	EXPECT_ERROR("stage s\n  work 5xs\n",
 		     "t.profile:2: expected a work distribution (300us, "
-		     "200us..800us or 1ms~200us; a bare number is in us, at "
-		     "most 1s), got '5xs'");
+		     "200us..800us, 1ms~200us or 1ms~100us/300us; a bare number "
+		     "is in us, at most 1s), got '5xs'");
 	EXPECT_ERROR("stage s\n  work 800..200\n",
 		     "t.profile:2: expected a work distribution (300us, "
-		     "200us..800us or 1ms~200us; a bare number is in us, at "
-		     "most 1s), got '800..200'");
+		     "200us..800us, 1ms~200us or 1ms~100us/300us; a bare number "
+		     "is in us, at most 1s), got '800..200'");
 	EXPECT_ERROR("stage s\n  work 2s\n",
 		     "t.profile:2: expected a work distribution (300us, "
-		     "200us..800us or 1ms~200us; a bare number is in us, at "
-		     "most 1s), got '2s'");
+		     "200us..800us, 1ms~200us or 1ms~100us/300us; a bare number "
+		     "is in us, at most 1s), got '2s'");
 	EXPECT_ERROR("stage s\n  call ws\n",
 		     "t.profile:2: expected a declared service (none declared "
 		     "yet), got 'ws'");
@@ -238,6 +238,42 @@ static void test_parse_async(void **state)
 		     "t.profile:2: expected end of line after 'join', got 'now'");
 	EXPECT_ERROR("stage g\n  fanout 1 1ms later\n",
 		     "t.profile:2: expected p=, lock=, hold=, even or async, got 'later'");
+}
+
+/* a two-piece distribution: half a normal each side of the median */
+static void test_dist_twopiece(void **state)
+{
+	struct fb_dist d;
+	struct gs_rng r;
+	double sum = 0;
+	int below = 0;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(parse("stage g\n  work 1ms~100us/300us\n"), 0);
+	d = prof.stage[0].step[0].work;
+	assert_int_equal(d.kind, FB_DIST_TWOPIECE);
+	assert_true(d.a == 1e6 && d.b == 1e5 && d.c == 3e5);
+	assert_true(fabs(fb_dist_mean(&d) - (1e6 + 0.3989422804 * 2e5)) < 1);
+	gs_rng_seed(&r, 5);
+	for (int i = 0; i < 20000; i++) {
+		uint32_t v = fb_dist_sample(&d, &r);
+
+		below += v < 1000000;
+		sum += v;
+	}
+	assert_true(abs(below - 10000) < 400);		/* the median stays */
+	assert_true(fabs(sum / 20000 - fb_dist_mean(&d)) < 5000);
+	fb_dist_format(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "1000us~100us/300us");
+	EXPECT_ERROR("stage g\n  work 1ms~100us/\n",
+		     "t.profile:2: expected a work distribution (300us, 200us..800us, "
+		     "1ms~200us or 1ms~100us/300us; a bare number is in us, at most "
+		     "1s), got '1ms~100us/'");
+	EXPECT_ERROR("stage g\n  work 1ms~100us/2s\n",
+		     "t.profile:2: expected a work distribution (300us, 200us..800us, "
+		     "1ms~200us or 1ms~100us/300us; a bare number is in us, at most "
+		     "1s), got '1ms~100us/2s'");
 }
 
 /* fanout ... even: one draw of the job's work for all the jobs of a
@@ -498,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_async),
 		cmocka_unit_test(test_fanout_even),
+		cmocka_unit_test(test_dist_twopiece),
 		cmocka_unit_test(test_builtins),
 		cmocka_unit_test(test_chain_count),
 		cmocka_unit_test(test_plan_deterministic),

@@ -66,6 +66,18 @@ static void test_fit_kinds(void **state)
 	ft_pf_dist_text(&d, buf, sizeof(buf));
 	assert_non_null(strchr(buf, '~'));
 
+	/* a right-leaning sample (a frame's tiles: most quick, some slow):
+	 * two-piece, its median kept (a normal's would be the mean) */
+	for (int i = 0; i < 2000; i++)
+		x[i] = 1000000 * exp(0.4 * gauss());
+	fit(x, 2000, &d);
+	assert_int_equal(d.kind, PF_TWOPIECE);
+	assert_true(fabs(d.a - 1000000) < 40000);	/* the median, e^0 */
+	assert_true(d.c > 1.3 * d.b);			/* the longer side above */
+	assert_true(fabs(ft_pf_dist_mean(&d) - 1000000 * exp(0.08)) < 40000);
+	ft_pf_dist_text(&d, buf, sizeof(buf));
+	assert_non_null(strchr(buf, '/'));
+
 	/* outliers (1 %) do not turn a flat sample into a normal one */
 	for (int i = 0; i < 2000; i++)
 		x[i] = i % 100 ? 200000 + 600000 * rnd() : 5000000;

@@ -98,12 +98,21 @@ void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d)
 		*d = (struct ft_pf_dist){ PF_UNIFORM, a, b };
 		return;
 	}
+	if (fabs(s->skew) > 0.5 && s->p90 > s->p50 && s->p50 > s->p10) {
+		/* P(|Z| > 1.2816) = 0.2: p10 and p90 of each half */
+		*d = (struct ft_pf_dist){ PF_TWOPIECE, s->p50, (s->p50 - s->p10) / 1.2816,
+					  (s->p90 - s->p50) / 1.2816 };
+		return;
+	}
 	*d = (struct ft_pf_dist){ PF_NORMAL, mean, sd };
 }
 
 double ft_pf_dist_mean(const struct ft_pf_dist *d)
 {
-	return d->kind == PF_UNIFORM ? (d->a + d->b) / 2 : d->a;
+	/* two-piece: E|Z| = sqrt(2/pi) on each half */
+	return d->kind == PF_UNIFORM    ? (d->a + d->b) / 2
+	       : d->kind == PF_TWOPIECE ? d->a + 0.3989422804 * (d->c - d->b)
+					: d->a;
 }
 
 void ft_pf_dist_scale(struct ft_pf_dist *d, double k)
@@ -112,6 +121,7 @@ void ft_pf_dist_scale(struct ft_pf_dist *d, double k)
 		k = 0;
 	d->a *= k;
 	d->b *= k;
+	d->c *= k;
 }
 
 static double clamp_work(double v)
@@ -138,6 +148,10 @@ void ft_pf_dist_text(const struct ft_pf_dist *d, char *buf, size_t len)
 			return;
 		}
 		break;
+	case PF_TWOPIECE:
+		snprintf(buf, len, "%.1fus~%.1fus/%.1fus", a, b,
+			 round(clamp_work(d->c) / 100) / 10);
+		return;
 	default:
 		break;
 	}

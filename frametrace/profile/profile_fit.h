@@ -14,11 +14,13 @@
 #include <stdint.h>
 
 /* the workload profile's work distributions (lib/fbprofile.h), in ns */
-enum ft_pf_kind { PF_FIXED, PF_UNIFORM, PF_NORMAL };
+enum ft_pf_kind { PF_FIXED, PF_UNIFORM, PF_NORMAL, PF_TWOPIECE };
 
 struct ft_pf_dist {
 	enum ft_pf_kind kind;
-	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b */
+	double a, b;		/* fixed: a; uniform: [a, b]; normal: mean a, sd b;
+				 * two-piece: median a, sd b below it */
+	double c;		/* two-piece: sd above the median */
 };
 
 /* A sample summarised; percentiles by nearest rank. */
@@ -41,6 +43,10 @@ int ft_pf_summarize(const double *x, size_t n, struct ft_pf_sum *s);
  *    sample's -1.2 is, and skewness within +-0.5), with the sample's mean
  *    and tsd (a = mean - sqrt(3) tsd, b = mean + sqrt(3) tsd; a below 0 is
  *    moved to 0 and b to twice the mean, keeping the mean);
+ *  - two-piece p50~sd_below/sd_above when it leans (|skewness| over 0.5):
+ *    half a normal on each side of the median, each scaled so that p10 and
+ *    p90 come out as the sample's (a normal draw's median is its mean, and
+ *    a leaning sample's median is not);
  *  - else normal mean~tsd.
  */
 void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d);
