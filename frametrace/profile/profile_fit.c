@@ -88,6 +88,17 @@ void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d)
 		*d = (struct ft_pf_dist){ PF_FIXED, mean, mean };
 		return;
 	}
+	/* leaning: its median off the middle of p10..p90 by a tenth of that
+	 * range (outliers cannot move it), or skewed; kept before the flat
+	 * test, whose moments a two-humped sample can pass */
+	if ((fabs(s->p90 + s->p10 - 2 * s->p50) > 0.1 * (s->p90 - s->p10) ||
+	     fabs(s->skew) > 0.5) &&
+	    s->p90 > s->p50 && s->p50 > s->p10) {
+		/* P(|Z| > 1.2816) = 0.2: p10 and p90 of each half */
+		*d = (struct ft_pf_dist){ PF_TWOPIECE, s->p50, (s->p50 - s->p10) / 1.2816,
+					  (s->p90 - s->p50) / 1.2816 };
+		return;
+	}
 	if (s->kurt < -0.6 && fabs(s->skew) <= 0.5) {
 		double a = mean - sqrt(3) * sd, b = mean + sqrt(3) * sd;
 
@@ -96,12 +107,6 @@ void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d)
 			b = 2 * mean;
 		}
 		*d = (struct ft_pf_dist){ PF_UNIFORM, a, b };
-		return;
-	}
-	if (fabs(s->skew) > 0.5 && s->p90 > s->p50 && s->p50 > s->p10) {
-		/* P(|Z| > 1.2816) = 0.2: p10 and p90 of each half */
-		*d = (struct ft_pf_dist){ PF_TWOPIECE, s->p50, (s->p50 - s->p10) / 1.2816,
-					  (s->p90 - s->p50) / 1.2816 };
 		return;
 	}
 	*d = (struct ft_pf_dist){ PF_NORMAL, mean, sd };

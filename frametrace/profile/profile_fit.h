@@ -39,14 +39,15 @@ int ft_pf_summarize(const double *x, size_t n, struct ft_pf_sum *s);
 /*
  * framebench's distribution for a summarised sample:
  *  - fixed when it hardly varies (tsd under 5 % of the mean or under 1 us);
+ *  - two-piece p50~sd_below/sd_above when it leans (its median off the
+ *    middle of p10..p90 by a tenth of that range, or |skewness| over 0.5):
+ *    half a normal on each side of the median, each scaled so that p10 and
+ *    p90 come out as the sample's (a normal or uniform draw's median is
+ *    its mean, and a leaning sample's median is not);
  *  - uniform a..b when it is flat (excess kurtosis under -0.6, as a uniform
  *    sample's -1.2 is, and skewness within +-0.5), with the sample's mean
  *    and tsd (a = mean - sqrt(3) tsd, b = mean + sqrt(3) tsd; a below 0 is
  *    moved to 0 and b to twice the mean, keeping the mean);
- *  - two-piece p50~sd_below/sd_above when it leans (|skewness| over 0.5):
- *    half a normal on each side of the median, each scaled so that p10 and
- *    p90 come out as the sample's (a normal draw's median is its mean, and
- *    a leaning sample's median is not);
  *  - else normal mean~tsd.
  */
 void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d);
