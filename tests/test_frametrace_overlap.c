@@ -98,7 +98,7 @@ static void pipelined(unsigned w1_us)
 	 * with w1 300 us, more than 1.2x (1.25: the window is the stage's
 	 * activation, which ends before worker 0's job) */
 	assert_int_equal(st->step[3].even, w1_us == 880);
-	bal = f->a.fan_bal_sum / (double)f->a.fan_bal_n;
+	bal = f->a.tally.bal_sum / (double)f->a.tally.bal_n;
 	assert_true(w1_us == 880 ? bal < 1.05 : bal > 1.2);
 	pr_done(f);
 }

@@ -155,8 +155,17 @@ struct ft_pr_analysis {
 	char fif_how[128];
 	double step_ns;		/* framebench's cost per step, taken off */
 	char step_how[96];
-	double tail_sum;	/* CPU from a stage's signal to its sleep */
-	size_t tail_n;
+	/* what a pass over a stage's activations adds up (profile_acts.c);
+	 * ft_pr_collect keeps the pass whose sequences it keeps */
+	struct ft_pr_tally {
+		double tail_sum;	/* CPU from a stage's signal to its sleep */
+		size_t tail_n;
+		/* the pool's balance: over the fan-outs two or more threads
+		 * ran, the sum of (busiest thread's CPU x threads / the
+		 * fan-out's CPU), 1 each when each ran an equal part */
+		double bal_sum;
+		size_t bal_n;
+	} tally;
 
 	struct ft_pr_proc proc[PR_MAX_PROCS + 1];	/* [0]: the game's */
 	unsigned nprocs;			/* helper processes */
@@ -167,11 +176,6 @@ struct ft_pr_analysis {
 	char pool_stem[16];
 	uint32_t pool_caller;	/* the stage that signals it most */
 	double pool_cpu_frame, pool_scale;
-	/* the pool's balance: over the fan-outs two or more threads ran,
-	 * the mean of (busiest thread's CPU x threads / the fan-out's CPU);
-	 * 1 when each ran an equal part (profile_acts.c) */
-	double fan_bal_sum;
-	size_t fan_bal_n;
 	struct ft_pr_service svc[PR_MAX_SERVICES];
 	unsigned nsvc;
 	struct ft_pr_periodic per[PR_PER_N];

@@ -202,8 +202,8 @@ static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
 				}
 			}
 			if (jobs >= 2 && work > 0) {
-				a->fan_bal_sum += busiest * jobs / work;
-				a->fan_bal_n++;
+				a->tally.bal_sum += busiest * jobs / work;
+				a->tally.bal_n++;
 			}
 			if (!jobs)
 				jobs = 1;
@@ -216,8 +216,8 @@ static int activation(struct ft_pr_analysis *a, size_t xi, size_t next,
 			if (key[j] != 'J' && key[j] != 'A' && sg >= 0 &&
 			    a->m->seg[sg].out_state &&
 			    a->m->seg[sg].out_state != 'R' && a->m->seg[sg].end < e) {
-				a->tail_sum += (double)(a->m->seg[sg].end - t[j]);
-				a->tail_n++;
+				a->tally.tail_sum += (double)(a->m->seg[sg].end - t[j]);
+				a->tally.tail_n++;
 			}
 		}
 		if (push_val(s, work))
@@ -342,8 +342,7 @@ int ft_pr_collect(struct ft_pr_analysis *a, size_t xi, size_t next,
 		  const uint64_t *b, size_t nb, struct acts *s, size_t **mi,
 		  size_t *nm)
 {
-	double tail_sum = a->tail_sum;
-	size_t tail_n = a->tail_n;
+	struct ft_pr_tally before = a->tally;
 	bool any = false;
 
 	if (collect(a, xi, next, b, nb, true, s, mi, nm))
@@ -357,12 +356,10 @@ int ft_pr_collect(struct ft_pr_analysis *a, size_t xi, size_t next,
 	if (any) {
 		struct acts s2 = { 0 };
 		size_t *mi2 = NULL, nm2 = 0;
-		double async_sum = a->tail_sum;
-		size_t async_n = a->tail_n;
+		struct ft_pr_tally async = a->tally;
 
-		/* the kernel's part of each step, counted once */
-		a->tail_sum = tail_sum;
-		a->tail_n = tail_n;
+		/* each step's kernel part and each fan-out's balance, once */
+		a->tally = before;
 		if (collect(a, xi, next, b, nb, false, &s2, &mi2, &nm2)) {
 			free(s2.v);
 			free(s2.val);
@@ -378,8 +375,7 @@ int ft_pr_collect(struct ft_pr_analysis *a, size_t xi, size_t next,
 			mi2 = y;
 			*nm = nm2;
 		} else {
-			a->tail_sum = async_sum;
-			a->tail_n = async_n;
+			a->tally = async;
 		}
 		free(s2.v);
 		free(s2.val);

@@ -61,8 +61,8 @@ static bool pair_async(struct ft_pr_stage *st)
 
 bool ft_pr_pool_even(const struct ft_pr_analysis *a)
 {
-	return a->fan_bal_n >= 10 &&
-	       a->fan_bal_sum / (double)a->fan_bal_n <= PR_EVEN_BAL;
+	return a->tally.bal_n >= 10 &&
+	       a->tally.bal_sum / (double)a->tally.bal_n <= PR_EVEN_BAL;
 }
 
 static int stage_steps(struct ft_pr_analysis *a, unsigned k)
@@ -458,7 +458,8 @@ static void stage_less_cost(struct ft_pr_stage *st, double cost, double extra)
  */
 static void step_cost(struct ft_pr_analysis *a)
 {
-	double gap = -1, tail = a->tail_n ? a->tail_sum / (double)a->tail_n : -1;
+	double gap = -1;
+	double tail = a->tally.tail_n ? a->tally.tail_sum / (double)a->tally.tail_n : -1;
 	char where[64] = "";
 
 	if (a->o.step_ns >= 0) {
@@ -490,7 +491,7 @@ static void step_cost(struct ft_pr_analysis *a)
 			a->step_ns = tail;
 			snprintf(a->step_how, sizeof(a->step_how),
 				 "the mean CPU from a signal to the sleep after "
-				 "it (%zu steps)", a->tail_n);
+				 "it (%zu steps)", a->tally.tail_n);
 		} else {
 			a->step_ns = 0;
 			snprintf(a->step_how, sizeof(a->step_how),

@@ -243,10 +243,10 @@ static void pool(struct buf *b, const struct ft_pr_analysis *a)
 	    a->npool, a->pool_stem, ft_task_pid(a->t, a->pool[0]),
 	    ft_pr_label(a, a->pool[0], l, sizeof(l)), ft_task_comm(a->t, a->pool_caller),
 	    us(x, sizeof(x), a->pool_cpu_frame), a->pool_scale);
-	if (a->fan_bal_n)
+	if (a->tally.bal_n)
 		out(b, "# its threads' parts of a fan-out: the busiest ran %.2fx an "
 		    "equal share (mean of %zu fan-outs)%s\n",
-		    a->fan_bal_sum / (double)a->fan_bal_n, a->fan_bal_n,
+		    a->tally.bal_sum / (double)a->tally.bal_n, a->tally.bal_n,
 		    ft_pr_pool_even(a) ? ": 'even', one draw for all its jobs" : "");
 	out(b, "workers          %u%s\n", a->npool, worker_opt(a, l, sizeof(l)));
 }
