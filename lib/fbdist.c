@@ -41,9 +41,8 @@ uint32_t fb_dist_sample(const struct fb_dist *d, struct gs_rng *r)
 
 double fb_dist_mean(const struct fb_dist *d)
 {
-	/* two-piece: E|Z| = sqrt(2/pi) on each half */
 	return d->kind == FB_DIST_UNIFORM    ? (d->a + d->b) / 2
-	       : d->kind == FB_DIST_TWOPIECE ? d->a + 0.3989422804 * (d->c - d->b)
+	       : d->kind == FB_DIST_TWOPIECE ? fb_twopiece_mean(d->a, d->b, d->c)
 					     : d->a;
 }
 

@@ -43,6 +43,14 @@ struct fb_dist {
 	double c;		/* two-piece: sd above the median */
 };
 
+/* A two-piece distribution's mean: half a normal of sd @below under the
+ * median and of sd @above over it, E|Z| = sqrt(2/pi) on each side (the
+ * replay's draw, lib/fbdist.c, and frametrace's fit of it) */
+static inline double fb_twopiece_mean(double median, double below, double above)
+{
+	return median + 0.3989422804 * (above - below);
+}
+
 enum fb_step_kind { FB_STEP_WORK, FB_STEP_CALL, FB_STEP_FANOUT, FB_STEP_LOCK,
 		    FB_STEP_JOIN };
 

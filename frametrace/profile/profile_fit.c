@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fbprofile.h"
 #include "stats.h"
 #include "util.h"
 
@@ -114,9 +115,8 @@ void ft_pf_fit(const struct ft_pf_sum *s, struct ft_pf_dist *d)
 
 double ft_pf_dist_mean(const struct ft_pf_dist *d)
 {
-	/* two-piece: E|Z| = sqrt(2/pi) on each half */
 	return d->kind == PF_UNIFORM    ? (d->a + d->b) / 2
-	       : d->kind == PF_TWOPIECE ? d->a + 0.3989422804 * (d->c - d->b)
+	       : d->kind == PF_TWOPIECE ? fb_twopiece_mean(d->a, d->b, d->c)
 					: d->a;
 }
 
