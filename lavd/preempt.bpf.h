@@ -139,6 +139,8 @@ static __always_inline bool evict(struct task_struct *p, struct victim *v,
 __noinline bool lavd_preempt_search(struct task_struct *p __arg_trusted, s32 pref,
 				    u64 slice, u64 enq_flags, bool greedy_only)
 {
+	/* looked up again: a global function takes 5 arguments, and only
+	 * an enqueue that found no idle CPU and may evict comes here */
 	struct task_ctx *taskc = get_task_ctx(p);
 	struct cpu_ctx *self = get_cpu_ctx();
 	struct victim_pick *vp;
